@@ -1,0 +1,318 @@
+"""The AEC face every mythzoo game shares.
+
+A game supplies a rules object (plain-data state, legal actions, step function) and an
+observer (named pieces in one float32 vector). This base turns them into a PettingZoo
+``AECEnv`` and owns, once for all games: agent bookkeeping, reward accumulation, the turn cap,
+illegal-action handling, observation dicts with int8 masks, deepcopy, ``get_state``/``set_state``
+with validation, ``resample_hidden``, and rendering.
+
+Two faces, as PettingZoo classic has:
+- ``raw_env``: an illegal action raises :class:`IllegalActionError` and changes nothing.
+- ``env()``: PettingZoo's standard wrapper behaviour (order enforcing, bounds checks, an illegal
+  action ends the game with -1 for the offender and 0 for the others), built into this class
+  (``strict=False``) instead of three wrapper layers whose attribute forwarding halves the speed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from mythzoo.envs.core.errors import IllegalActionError
+from mythzoo.envs.core.observer import ObservationLayout
+
+STATE_SCHEMA_VERSION = 1
+__all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION"]
+
+
+class GameRules(Protocol):
+    """What a game's rules object offers the AEC base (no gymnasium/pettingzoo inside)."""
+
+    num_players: int
+
+    def initial_state(self, seed: int | None) -> Any: ...
+    def legal_actions(self, s: Any) -> list[int]: ...
+    def apply(self, s: Any, action: int) -> None: ...
+    def current_player(self, s: Any) -> int: ...
+    def is_over(self, s: Any) -> bool: ...
+    def turns_played(self, s: Any) -> int: ...
+    def to_json(self, s: Any) -> dict[str, Any]: ...
+    def from_json(self, d: Any) -> Any: ...
+    def clone(self, s: Any) -> Any: ...
+    def resample_hidden(self, s: Any, observer: int, seed: int | None) -> Any: ...
+
+
+class Observer(Protocol):
+    """Encodes a state from one seat's point of view into a flat float32 vector."""
+
+    def layout(self, seat: int) -> ObservationLayout: ...
+    def encode(self, s: Any, seat: int, out: np.ndarray) -> None: ...
+
+
+class MythzooAECEnv(AECEnv):
+    """A PettingZoo AEC environment around a mythzoo game's rules and observer."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    env_name: str = "mythzoo_game_v0"
+
+    def __init__(
+        self,
+        rules: GameRules,
+        observer: Observer,
+        agent_names: Sequence[str],
+        action_sizes: Sequence[int],
+        *,
+        config: dict[str, Any],
+        render_mode: str | None = None,
+        strict: bool = True,
+        max_turns: int | None = None,
+    ):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        if max_turns is not None and (not isinstance(max_turns, int) or max_turns < 1):
+            raise ValueError(f"max_turns must be a positive int or None, got {max_turns!r}")
+        self.rules = rules
+        self.observer = observer
+        self.render_mode = render_mode
+        self.strict = strict
+        self.max_turns = max_turns
+        self.config = dict(config)
+        self.possible_agents = list(agent_names)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._layouts = [observer.layout(i) for i in range(len(self.possible_agents))]
+        self._action_sizes = list(action_sizes)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(self._layouts[i].size,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(self._action_sizes[i],), dtype=np.int8),
+                }
+            )
+            for i, a in enumerate(self.possible_agents)
+        }
+        self.action_spaces = {a: spaces.Discrete(self._action_sizes[i]) for i, a in enumerate(self.possible_agents)}
+        self.state_: Any = None
+
+    # ----------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        """``Dict(observation=Box(float32), action_mask=Box(int8))`` for ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(n)`` for ``agent``."""
+        return self.action_spaces[agent]
+
+    def observation_features(self, agent: str | None = None) -> list[str]:
+        """A name for every entry of ``agent``'s observation vector (the first agent's by default)."""
+        seat = 0 if agent is None else self._seat[agent]
+        return self._layouts[seat].features()
+
+    # ------------------------------------------------------------ game hooks
+    def _final_rewards(self, s: Any) -> list[float]:
+        """Per-seat rewards when the game ends naturally. Games override."""
+        raise NotImplementedError
+
+    def action_label(self, action: int, agent: str | None = None) -> str:
+        """Readable name of an action id. Games override."""
+        return str(action)
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The ansi rendering from ``seat``'s view (``None``: the player to move). Games override."""
+        raise NotImplementedError
+
+    # -------------------------------------------------------------- lifecycle
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` determines every random draw of it."""
+        if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)):
+            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+        self.state_ = self.rules.initial_state(None if seed is None else int(seed))
+        self._start_episode()
+
+    def _start_episode(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.rules.current_player(self.state_)]
+
+    def _check_reset(self) -> None:
+        if self.state_ is None:
+            raise RuntimeError("reset() must be called before step(), observe(), render() or get_state()")
+
+    def step(self, action: int | None) -> None:
+        """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is already done)."""
+        self._check_reset()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+                action = int(action)
+            else:
+                raise TypeError(f"action must be an int in 0..{self._action_sizes[self._seat[agent]] - 1}, got {action!r}")
+        a = int(action)
+        if not 0 <= a < self._action_sizes[self._seat[agent]]:
+            raise ValueError(f"action {a} is outside {agent}'s action space Discrete({self._action_sizes[self._seat[agent]]})")
+        s = self.state_
+        if a not in self.rules.legal_actions(s):
+            if self.strict:
+                raise IllegalActionError(f"{agent}: illegal action {a} ({self.action_label(a, agent)}); legal: {self.rules.legal_actions(s)}")
+            self._end_illegal(agent, a)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rules.apply(s, a)
+        if self.rules.is_over(s):
+            final = self._final_rewards(s)
+            for i, ag in enumerate(self.agents):
+                self.rewards[ag] = float(final[self._seat[ag]])
+                self.terminations[ag] = True
+        elif self.max_turns is not None and self.rules.turns_played(s) >= self.max_turns:
+            for ag in self.agents:
+                self.truncations[ag] = True
+        else:
+            self.agent_selection = self.possible_agents[self.rules.current_player(s)]
+            return  # mid-game steps carry no reward: nothing to accumulate
+        self._accumulate_rewards()
+        for ag in self.agents:
+            self.rewards[ag] = 0.0
+
+    def _end_illegal(self, agent: str, action: int) -> None:
+        """What PettingZoo's TerminateIllegalWrapper does: the game ends, -1 for the offender."""
+        self._cumulative_rewards[agent] = 0.0
+        for ag in self.agents:
+            self.terminations[ag] = True
+            self.rewards[ag] = -1.0 if ag == agent else 0.0
+        self.infos[agent] = {**self.infos[agent], "illegal_action": int(action)}
+        self._accumulate_rewards()
+        for ag in self.agents:
+            self.rewards[ag] = 0.0
+
+    # ----------------------------------------------------------- observation
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation from its own seat, and its action mask (all zero unless it is to move)."""
+        self._check_reset()
+        seat = self._seat[agent]
+        obs = np.zeros(self._layouts[seat].size, dtype=np.float32)
+        self.observer.encode(self.state_, seat, obs)
+        mask = np.zeros(self._action_sizes[seat], dtype=np.int8)
+        if (
+            agent == self.agent_selection
+            and agent in self.terminations
+            and not (self.terminations[agent] or self.truncations[agent])
+            and self.rules.current_player(self.state_) == seat
+        ):
+            mask[self.rules.legal_actions(self.state_)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """Legal action ids of ``agent`` (the agent to move by default); empty if it is not to move."""
+        self._check_reset()
+        agent = self.agent_selection if agent is None else agent
+        if agent != self.agent_selection or self.terminations.get(agent, True) or self.truncations.get(agent, True):
+            return []
+        return list(self.rules.legal_actions(self.state_))
+
+    # ---------------------------------------------------------------- render
+    def render(self) -> str | None:
+        """``ansi`` returns the text; ``human`` prints it. Nothing without a render mode."""
+        self._check_reset()
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (no windows, no files)."""
+
+    # --------------------------------------------------------------- research
+    def get_state(self) -> dict[str, Any]:
+        """The whole env as a JSON-serializable dict, RNG included (schema in the game's docs)."""
+        self._check_reset()
+        return {
+            "schema": STATE_SCHEMA_VERSION,
+            "env": self.env_name,
+            "config": copy.deepcopy(self.config),
+            "game": self.rules.to_json(self.state_),
+            "aec": {
+                "agents": list(self.agents),
+                "agent_selection": self.agent_selection,
+                "rewards": dict(self.rewards),
+                "cumulative_rewards": dict(self._cumulative_rewards),
+                "terminations": dict(self.terminations),
+                "truncations": dict(self.truncations),
+                "infos": copy.deepcopy(self.infos),
+            },
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Validate ``state`` (from :meth:`get_state`) and restore it; on any error the env is unchanged."""
+        if not isinstance(state, dict):
+            raise ValueError(f"state must be a dict from get_state(), got {type(state).__name__}")
+        if state.get("schema") != STATE_SCHEMA_VERSION:
+            raise ValueError(f"state schema {state.get('schema')!r} is not the supported {STATE_SCHEMA_VERSION}")
+        if state.get("env") != self.env_name:
+            raise ValueError(f"state is for env {state.get('env')!r}, this is {self.env_name!r}")
+        if state.get("config") != self.config:
+            raise ValueError(f"state was made with config {state.get('config')!r}; this env has {self.config!r}")
+        try:
+            json.dumps(state)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"state is not plain JSON data: {e}") from e
+        game = self.rules.from_json(state.get("game"))
+        aec = state.get("aec")
+        if not isinstance(aec, dict):
+            raise ValueError("state['aec'] must be a dict")
+        try:
+            agents = list(aec["agents"])
+            if any(a not in self._seat for a in agents):
+                raise ValueError(f"unknown agents in {agents}")
+            sel = aec["agent_selection"]
+            if sel not in agents and agents:
+                raise ValueError(f"agent_selection {sel!r} is not among the live agents")
+            dicts = {}
+            for key, cast in (("rewards", float), ("cumulative_rewards", float), ("terminations", bool), ("truncations", bool)):
+                d = aec[key]
+                if set(d) != set(agents):
+                    raise ValueError(f"aec[{key!r}] must have exactly the live agents as keys")
+                dicts[key] = {a: cast(d[a]) for a in agents}
+            infos = aec["infos"]
+            if set(infos) != set(agents):
+                raise ValueError("aec['infos'] must have exactly the live agents as keys")
+            live = not self.rules.is_over(game) and not any(dicts["truncations"].values())
+            if live and sel != self.possible_agents[self.rules.current_player(game)]:
+                raise ValueError("agent_selection disagrees with the game's player to move")
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"malformed state['aec']: {e!r}") from e
+        self.state_ = game
+        self.agents = agents
+        self.agent_selection = sel
+        self.rewards = dicts["rewards"]
+        self._cumulative_rewards = dicts["cumulative_rewards"]
+        self.terminations = dicts["terminations"]
+        self.truncations = dicts["truncations"]
+        self.infos = copy.deepcopy(infos)
+        self._skip_agent_selection = None
+
+    def resample_hidden(self, agent: str, seed: int | None = None) -> dict[str, Any]:
+        """A ``get_state()``-style dict consistent with all ``agent`` knows, hidden parts redrawn."""
+        self._check_reset()
+        state = self.get_state()
+        state["game"] = self.rules.to_json(self.rules.resample_hidden(self.state_, self._seat[agent], seed))
+        return state

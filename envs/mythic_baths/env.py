@@ -1,0 +1,99 @@
+"""Mythic Baths as a PettingZoo AEC environment (documentation: ``docs/envs/mythic_baths.md``).
+
+=================  =====================================================================
+Import             ``from mythzoo.envs import mythic_baths_v0``
+Agents             ``player_0`` ... ``player_{n-1}``, ``num_players`` = 2..5
+Actions            ``Discrete(132)`` (5 ingredient types); a turn is several decisions
+Observations       ``Dict(observation=Box(float32, (L,)), action_mask=Box(int8, (132,)))``,
+                   the same sizes for every player count, from the observer's seat
+Rewards            at the end; ``zero_sum`` (default): a sole winner +1, the others
+                   -1/(n-1), ties share; ``score``: VP minus the others' mean VP, /100
+Truncation         after ``max_turns`` turns (default 120 per player)
+=================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.mythic_baths.cards import load_card_set
+from mythzoo.envs.mythic_baths.observation import MythicBathsObserver
+from mythzoo.envs.mythic_baths.render import render_text
+from mythzoo.envs.mythic_baths.rules import MythicBathsRules
+
+REWARD_MODES = ("zero_sum", "score")
+SCORE_SCALE = 100.0
+TURNS_PER_PLAYER = 120
+
+
+class raw_env(MythzooAECEnv):
+    """Mythic Baths, 2-5 players. An illegal action raises ``IllegalActionError``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "mythic_baths_v0", "is_parallelizable": False, "render_fps": 1}
+    env_name = "mythic_baths_v0"
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        render_mode: str | None = None,
+        reward_mode: str = "zero_sum",
+        max_turns: int | None = None,
+        card_set: str | Path | None = None,
+        _strict: bool = True,
+    ):
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        cs = load_card_set(card_set)
+        rules = MythicBathsRules(cs, num_players)
+        if max_turns is None:
+            max_turns = TURNS_PER_PLAYER * num_players
+        self.reward_mode = reward_mode
+        super().__init__(
+            rules,
+            MythicBathsObserver(rules),
+            [f"player_{i}" for i in range(num_players)],
+            [rules.num_actions] * num_players,
+            config={"num_players": num_players, "reward_mode": reward_mode, "max_turns": max_turns, "card_set": cs.digest},
+            render_mode=render_mode,
+            strict=_strict,
+            max_turns=max_turns,
+        )
+        self.card_set = cs
+
+    def _final_rewards(self, s: Any) -> list[float]:
+        n = self.rules.n
+        if self.reward_mode == "score":
+            sc = self.rules.scores(s)
+            total = sum(sc)
+            return [(sc[p] - (total - sc[p]) / (n - 1)) / SCORE_SCALE for p in range(n)]
+        win = self.rules.winners(s)
+        share = 1.0 / len(win)
+        scale = n / (n - 1)
+        return [((share if p in win else 0.0) - 1.0 / n) * scale for p in range(n)]
+
+    def action_label(self, action: int, agent: str | None = None) -> str:
+        """Readable name of an action id, e.g. ``treat(bath 3)``."""
+        return self.rules.table.label(action)
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The table as text, with ``seat``'s hand (the player to move's by default)."""
+        self._check_reset()
+        s = self.state_
+        if seat is None:
+            seat = s.current if not s.over else 0
+        return render_text(self.rules, s, seat)
+
+    def scores(self) -> dict[str, int]:
+        """Current victory points of every agent."""
+        self._check_reset()
+        sc = self.rules.scores(self.state_)
+        return {a: sc[i] for i, a in enumerate(self.possible_agents)}
+
+
+def env(**kwargs: Any) -> raw_env:
+    """Mythic Baths with PettingZoo's standard wrapper behaviour built in: an illegal action
+    ends the game with -1 for the offender; out-of-range actions and steps before reset raise."""
+    kwargs["_strict"] = False
+    return raw_env(**kwargs)

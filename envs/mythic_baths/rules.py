@@ -1,0 +1,930 @@
+"""Mythic Baths rules engine: plain-data state, legal actions, and a step function.
+
+No gymnasium/pettingzoo here. The state is a dataclass of ints and lists that copies cheaply
+and turns into JSON and back; all randomness comes from the state's own seeded Generator.
+Rule passages are quoted in ``docs/rules/mythic_baths.md`` with the code and tests that
+implement them; comments here name the rule they implement.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from mythzoo.envs.core.errors import IllegalActionError
+from mythzoo.envs.core.rng import make_rng, rng_from_json, rng_to_json
+from mythzoo.envs.mythic_baths.actions import MAX_BATHS, SUPPLY_SIZE, build_action_table
+from mythzoo.envs.mythic_baths.cards import CardSet
+
+HAND_LIMIT = 6
+STARTING_HAND = 3
+TIP = 2
+# Guests collected that start the last round, by player count ("End of Game & Scoring").
+END_THRESHOLD = {2: 8, 3: 8, 4: 7, 5: 6}
+
+CERBERUS, JACKALOPE, OWLBEAR, SEA_LION, TATZELWURM = range(5)
+TOKEN_NONE, TOKEN_ACTIVE, TOKEN_USED = 0, 1, 2
+
+# Decision phases of a turn.
+P_TURN, P_GATHER, P_EARTH, P_DISCARD, P_PAY, P_TAKE, P_OVER = range(7)
+PHASE_NAMES = ("turn", "gather", "earth_mage", "discard", "pay", "take", "over")
+
+
+@dataclass
+class State:
+    """The whole game as plain data. Piles are lists of ingredient-card kinds, top = end."""
+
+    num_players: int
+    rng: np.random.Generator
+    deck: list[int]
+    discard: list[int]
+    supply: list[int]  # kind per slot, -1 = empty
+    hands: list[list[int]]  # player -> count per kind
+    amber: list[int]  # amber gems, in VP
+    collected: list[list[int]]  # player -> guest ids treated
+    tokens: list[list[int]]  # player -> creature -> TOKEN_NONE/ACTIVE/USED
+    token_supply: list[int]  # creature -> favour tokens left in the stacks
+    nourish: list[int]  # player -> bath with their nourish token, -1 = in hand
+    bath_guest: list[int]  # bath -> guest id, -1 = empty
+    bath_dirty: list[int]
+    bath_filled: list[list[int]]  # bath -> units already provided per type (troublesome guests)
+    bath_extra: list[int]  # bath -> Tatzelwurm extra units already provided
+    bath_cards: list[list[int]]  # bath -> kinds placed above a troublesome guest
+    guest_deck: list[int]
+    manager: int
+    manager_deck: list[int]
+    current: int = 0
+    phase: int = P_TURN
+    main_done: int = 0
+    bonus_done: int = 0
+    # The treatment in progress (phase P_PAY).
+    pay_bath: int = -1
+    pay_need: list[int] = field(default_factory=list)
+    pay_extra: int = 0  # Tatzelwurm extra units still to provide
+    pay_extra0: int = 0  # extra units at the start of the action (any > 0 forbids the tip)
+    pay_cards: list[int] = field(default_factory=list)
+    pay_surplus: int = 0  # ingredients provided beyond the requirement
+    pay_modified: int = 0  # an effect that "does not count as an exact treatment" was used
+    pay_token: int = 0
+    pay_amber: int = 0
+    pay_fire: int = 0
+    pay_chef: int = 0
+    pay_units: int = 0  # requirement units filled in this action
+    pay_fresh: int = 1  # the guest had no earlier partial treatment
+    take_mgr: int = -1  # manager whose optional take is pending (phase P_TAKE)
+    final_trigger: int = -1  # player who started the last round
+    turns_left: int = 0  # turns still to play in the last round (incl. the trigger's own)
+    turn: int = 0  # turns completed
+    over: int = 0
+    legal: list[int] | None = field(default=None, compare=False, repr=False)
+
+
+STATE_FIELDS = tuple(f.name for f in fields(State) if f.name not in ("rng", "legal"))
+
+
+class MythicBathsRules:
+    """Static tables for one card set and player count; every method takes the state it works on."""
+
+    def __init__(self, cs: CardSet, num_players: int):
+        if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 5:
+            raise ValueError(f"Mythic Baths is for 2-5 players; num_players={num_players!r}")
+        self.cs = cs
+        self.n = num_players
+        self.num_baths = num_players + 2  # Setup 1: 1 bath per player + 2
+        self.T = cs.num_types
+        self.K = cs.num_kinds
+        self.table = build_action_table(cs)
+        o = self.table.offset
+        self.A_GS, self.A_GD, self.A_GARD = o("gather_supply"), o("gather_deck"), o("gardener")
+        self.A_NOUR, self.A_TREAT, self.A_CLEAN, self.A_PASS = o("nourish"), o("treat"), o("clean"), o("pass")
+        self.A_TCER, self.A_TJAC, self.A_TOWL, self.A_TSEA = o("token_cerberus"), o("token_jackalope"), o("token_owlbear"), o("token_sea_lion")
+        self.A_END, self.A_DECL, self.A_DISC, self.A_PAY = o("end_turn"), o("decline"), o("discard"), o("pay_card")
+        self.A_PTOK, self.A_PAMB, self.A_FIRE, self.A_CHEF, self.A_STOP = o("pay_token"), o("pay_amber"), o("fire_mage"), o("head_chef"), o("stop_treating")
+        self.num_actions = self.table.n
+        self.threshold = END_THRESHOLD[num_players]
+        self.guests = cs.guests
+        self.kind_units = cs.kind_units
+        self.kind_types = cs.kinds
+        self.single_kind = [len(k) == 1 for k in cs.kinds]
+        self.double_kind = [k[0] if len(k) == 2 and k[0] == k[1] else -1 for k in cs.kinds]
+        self.kind_of_single = [cs.kinds.index((t,)) for t in range(self.T)]
+        self.kind_of_double = [cs.kinds.index((t, t)) for t in range(self.T)]
+        eff = cs.managers
+        self.M = {name: eff.index(name) for name in eff}
+        # Cerberus: "Only accepts these ingredient types" -> kinds whose every ingredient is needed.
+        self.allowed_kinds: list[list[bool] | None] = []
+        for g in self.guests:
+            if g.ability == CERBERUS:
+                ok_types = {t for t in range(self.T) if g.needs[t] > 0}
+                self.allowed_kinds.append([all(t in ok_types for t in k) for k in cs.kinds])
+            else:
+                self.allowed_kinds.append(None)
+
+    # ------------------------------------------------------------------ setup
+    def initial_state(self, seed: int | None) -> State:
+        """Setup steps 1-6 and the players' starting hands."""
+        rng = make_rng(seed)
+        n, cs = self.n, self.cs
+        guest_deck = rng.permutation(len(self.guests)).tolist()
+        bath_guest = [guest_deck.pop() for _ in range(self.num_baths)]
+        manager_deck = rng.permutation(len(cs.managers)).tolist()
+        manager = manager_deck.pop()
+        cards = [k for k in range(self.K) for _ in range(cs.kind_counts[k])]
+        deck = [cards[i] for i in rng.permutation(len(cards))]
+        supply = [deck.pop() for _ in range(SUPPLY_SIZE)]
+        hands = [[0] * self.K for _ in range(n)]
+        for p in range(n):
+            for _ in range(STARTING_HAND):
+                hands[p][deck.pop()] += 1
+        s = State(
+            num_players=n,
+            rng=rng,
+            deck=deck,
+            discard=[],
+            supply=supply,
+            hands=hands,
+            amber=[0] * n,
+            collected=[[] for _ in range(n)],
+            tokens=[[TOKEN_NONE] * 5 for _ in range(n)],
+            token_supply=[cs.tokens_per_creature] * 5,
+            nourish=[-1] * n,
+            bath_guest=bath_guest,
+            bath_dirty=[0] * self.num_baths,
+            bath_filled=[[0] * self.T for _ in range(self.num_baths)],
+            bath_extra=[0] * self.num_baths,
+            bath_cards=[[] for _ in range(self.num_baths)],
+            guest_deck=guest_deck,
+            manager=manager,
+            manager_deck=manager_deck,
+            pay_need=[0] * self.T,
+        )
+        self._refresh(s)
+        return s
+
+    # ------------------------------------------------------------- queries
+    def legal_actions(self, s: State) -> list[int]:
+        """Sorted legal action ids for the player to move (empty when the game is over)."""
+        if s.legal is None:
+            self._refresh(s)
+        return s.legal  # type: ignore[return-value]
+
+    def current_player(self, s: State) -> int:
+        """Seat to move, -1 once the game is over."""
+        return -1 if s.over else s.current
+
+    def is_over(self, s: State) -> bool:
+        """Whether the game has ended."""
+        return bool(s.over)
+
+    def turns_played(self, s: State) -> int:
+        """Completed turns (the env's turn cap counts these)."""
+        return s.turn
+
+    def scores(self, s: State) -> list[int]:
+        """Victory points: amber on collected guests plus amber gems."""
+        g = self.guests
+        return [sum(g[x].amber for x in s.collected[p]) + s.amber[p] for p in range(self.n)]
+
+    def winners(self, s: State) -> list[int]:
+        """Players with the most VP, ties broken by most guests treated (a remaining tie is shared)."""
+        sc = self.scores(s)
+        key = [(sc[p], len(s.collected[p])) for p in range(self.n)]
+        best = max(key)
+        return [p for p in range(self.n) if key[p] == best]
+
+    def hand_size(self, s: State, p: int) -> int:
+        """Number of ingredient cards in player ``p``'s hand."""
+        return sum(s.hands[p])
+
+    def nourisher(self, s: State, b: int) -> int:
+        """Player whose nourish token is on bath ``b``, or -1."""
+        for p in range(self.n):
+            if s.nourish[p] == b:
+                return p
+        return -1
+
+    def troublesome_in_play(self, s: State, ability: int) -> bool:
+        """Whether a troublesome guest with this ability sits in a bath (its ability is active)."""
+        g = self.guests
+        return any(x >= 0 and g[x].ability == ability for x in s.bath_guest)
+
+    def _adjacent_ability(self, s: State, b: int, ability: int) -> int:
+        """How many baths next to ``b`` hold a troublesome guest with this ability."""
+        g, c = self.guests, 0
+        if b > 0 and s.bath_guest[b - 1] >= 0 and g[s.bath_guest[b - 1]].ability == ability:
+            c += 1
+        if b + 1 < self.num_baths and s.bath_guest[b + 1] >= 0 and g[s.bath_guest[b + 1]].ability == ability:
+            c += 1
+        return c
+
+    # ------------------------------------------------------- legality helpers
+    def _nourish_ok(self, s: State, b: int, owners: list[int]) -> bool:
+        x = s.bath_guest[b]
+        if x < 0 or self.guests[x].troublesome:  # "You may not nourish a troublesome guest."
+            return False
+        if owners[b] >= 0:  # another player's token, or already ours (moving onto itself changes nothing)
+            return False
+        return self._adjacent_ability(s, b, OWLBEAR) == 0  # Owlbear: adjacent guests cannot be nourished
+
+    def _clean_ok(self, s: State) -> bool:
+        for b in range(self.num_baths):
+            if s.bath_dirty[b] and self._adjacent_ability(s, b, SEA_LION) == 0:
+                return True
+        if s.guest_deck:
+            for b in range(self.num_baths):
+                if s.bath_guest[b] < 0 and not s.bath_dirty[b]:
+                    return True
+        return False
+
+    def _units(self, hand: list[int], allowed: list[bool] | None) -> list[int]:
+        units = [0] * self.T
+        ku = self.kind_units
+        for k, c in enumerate(hand):
+            if c and (allowed is None or allowed[k]):
+                for t, u in enumerate(ku[k]):
+                    if u:
+                        units[t] += u * c
+        return units
+
+    def _chef_sources(self, hand: list[int], allowed: list[bool] | None) -> list[int]:
+        """Ingredient types the Head Chef can pair: a double card or two single cards of that type."""
+        out = []
+        for t in range(self.T):
+            kd, ks = self.kind_of_double[t], self.kind_of_single[t]
+            if allowed is not None and not allowed[ks]:
+                continue
+            if hand[kd] > 0 or hand[ks] >= 2:
+                out.append(t)
+        return out
+
+    def _can_finish(self, need: list[int], extra: int, units: list[int], flex: int, chef: list[int] | None) -> bool:
+        """Can the remaining requirement be met with these units, flexible sources and an optional chef pair?"""
+        deficit = surplus = 0
+        for t in range(self.T):
+            d = need[t] - units[t]
+            if d > 0:
+                deficit += d
+            else:
+                surplus -= d
+        if deficit <= flex and extra <= surplus + flex - deficit:
+            return True
+        if chef:
+            for src in chef:
+                units[src] -= 2
+                ok = self._can_finish(need, extra, units, flex + 1, None)
+                units[src] += 2
+                if ok:
+                    return True
+        return False
+
+    def _treat_flex(self, s: State, p: int, b: int) -> int:
+        """Single-use ingredient substitutes available to ``p`` at the start of a treatment of bath ``b``."""
+        m = self.cs.managers[s.manager]
+        flex = 0
+        if s.tokens[p][TATZELWURM] == TOKEN_ACTIVE and not s.bonus_done:
+            flex += 1
+        if m == "amber_appraiser" and s.amber[p] >= 1:
+            flex += 1
+        if m == "fire_mage" and s.nourish[p] == b:
+            flex += 1
+        return flex
+
+    def _treat_ok(self, s: State, p: int, b: int, owners: list[int]) -> bool:
+        x = s.bath_guest[b]
+        if x < 0:
+            return False
+        g = self.guests[x]
+        allowed = self.allowed_kinds[x]
+        units = self._units(s.hands[p], allowed)
+        chef = self._chef_sources(s.hands[p], allowed) if self.cs.managers[s.manager] == "head_chef" else None
+        flex = self._treat_flex(s, p, b)
+        if not g.troublesome:
+            if owners[b] >= 0 and owners[b] != p:  # only the nourisher may complete a nourished guest
+                return False
+            return self._can_finish(list(g.needs), self._adjacent_ability(s, b, TATZELWURM), units, flex, chef)
+        # Troublesome: any contribution to an unfulfilled ingredient is a legal (partial) treatment.
+        extra = max(0, self._adjacent_ability(s, b, TATZELWURM) - s.bath_extra[b])
+        filled = s.bath_filled[b]
+        if flex or chef or (not extra and list(filled) == list(g.needs)):
+            return True
+        for t in range(self.T):
+            if units[t] and (extra or g.needs[t] > filled[t]):
+                return True
+        return False
+
+    # -------------------------------------------------------- legal actions
+    def _refresh(self, s: State) -> None:
+        """Recompute the legal-action cache, ending turns that have nothing left to decide."""
+        while True:
+            s.legal = self._compute_legal(s)
+            if s.phase == P_TURN and s.main_done and s.legal == [self.A_END]:
+                self._end_turn(s)  # nothing left but to end the turn: do it without a decision
+                continue
+            return
+
+    def _compute_legal(self, s: State) -> list[int]:
+        if s.over:
+            return []
+        ph, p = s.phase, s.current
+        acts: list[int] = []
+        if ph == P_TURN:
+            owners = [-1] * self.num_baths
+            for q in range(self.n):
+                if s.nourish[q] >= 0:
+                    owners[s.nourish[q]] = q
+            can_clean = self._clean_ok(s)
+            if not s.main_done:
+                m = self.cs.managers[s.manager]
+                supply_slots = [i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
+                acts.extend(self.A_GS + i for i in supply_slots)
+                if s.deck or s.discard:
+                    acts.append(self.A_GD)
+                if m == "gardener":
+                    acts.extend(self.A_GARD + i for i in supply_slots)
+                acts.extend(self.A_NOUR + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners))
+                acts.extend(self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners))
+                if can_clean:
+                    acts.append(self.A_CLEAN)
+                if not acts:
+                    acts.append(self.A_PASS)
+            if not s.bonus_done:
+                tok = s.tokens[p]
+                if tok[CERBERUS] == TOKEN_ACTIVE:
+                    acts.extend(self.A_TCER + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0)
+                if tok[JACKALOPE] == TOKEN_ACTIVE:
+                    acts.append(self.A_TJAC)
+                if tok[OWLBEAR] == TOKEN_ACTIVE:
+                    acts.extend(self.A_TOWL + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners))
+                if tok[SEA_LION] == TOKEN_ACTIVE and can_clean:
+                    acts.append(self.A_TSEA)
+            if s.main_done:
+                acts.append(self.A_END)
+            return acts
+        if ph == P_GATHER:
+            acts.extend(self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0)
+            if s.deck or s.discard:
+                acts.append(self.A_GD)
+            return acts
+        if ph == P_EARTH:
+            acts.extend(self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0 and self.single_kind[s.supply[i]])
+            acts.append(self.A_DECL)
+            return acts
+        if ph == P_TAKE:
+            acts.extend(self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0)
+            acts.append(self.A_DECL)
+            return acts
+        if ph == P_DISCARD:
+            hand = s.hands[p]
+            return [self.A_DISC + k for k in range(self.K) if hand[k]]
+        if ph == P_PAY:
+            return self._pay_legal(s)
+        return acts
+
+    def _pay_legal(self, s: State) -> list[int]:
+        p, b = s.current, s.pay_bath
+        x = s.bath_guest[b]
+        g = self.guests[x]
+        hand = s.hands[p]
+        allowed = self.allowed_kinds[x]
+        need, extra, T = s.pay_need, s.pay_extra, self.T
+        regular = not g.troublesome
+        m = self.cs.managers[s.manager]
+        tok_ok = s.tokens[p][TATZELWURM] == TOKEN_ACTIVE and not s.bonus_done and not s.pay_token
+        amb_ok = m == "amber_appraiser" and not s.pay_amber and s.amber[p] >= 1
+        fire_ok = m == "fire_mage" and not s.pay_fire and regular and s.nourish[p] == b
+        chef_on = m == "head_chef" and not s.pay_chef
+        acts: list[int] = []
+        if regular:
+            units = self._units(hand, allowed)
+            flex = int(tok_ok) + int(amb_ok) + int(fire_ok)
+            chef = self._chef_sources(hand, allowed) if chef_on else None
+        ku = self.kind_units
+        for k in range(self.K):
+            if not hand[k] or (allowed is not None and not allowed[k]):
+                continue
+            u = ku[k]
+            if not (extra or any(u[t] and need[t] for t in self.kind_types[k])):
+                continue  # each card played must supply a still-missing ingredient
+            if regular:
+                need2, extra2, _ = self._apply_units(need, extra, u)
+                for t in range(T):
+                    units[t] -= u[t]
+                hand[k] -= 1
+                chef2 = self._chef_sources(hand, allowed) if chef_on else None
+                ok = self._can_finish(need2, extra2, units, flex, chef2)
+                hand[k] += 1
+                for t in range(T):
+                    units[t] += u[t]
+                if not ok:
+                    continue
+            acts.append(self.A_PAY + k)
+        targets = [t for t in range(T) if need[t]] + ([T] if extra else [])
+        for base, ok_flag in ((self.A_PTOK, tok_ok), (self.A_PAMB, amb_ok), (self.A_FIRE, fire_ok)):
+            if not ok_flag:
+                continue
+            for t in targets:
+                if regular:
+                    need2, extra2 = self._fill_target(need, extra, t)
+                    flex2 = flex - 1
+                    if not self._can_finish(need2, extra2, units, flex2, chef):
+                        continue
+                acts.append(base + t)
+        if chef_on:
+            for src in self._chef_sources(hand, allowed):
+                for t in targets:
+                    if regular:
+                        need2, extra2 = self._fill_target(need, extra, t)
+                        units[src] -= 2
+                        ok = self._can_finish(need2, extra2, units, flex, None)
+                        units[src] += 2
+                        if not ok:
+                            continue
+                    acts.append(self.A_CHEF + src * (T + 1) + t)
+        if not regular and s.pay_units > 0:
+            acts.append(self.A_STOP)
+        acts.sort()
+        return acts
+
+    @staticmethod
+    def _fill_target(need: list[int], extra: int, t: int) -> tuple[list[int], int]:
+        if t == len(need):
+            return need, extra - 1
+        need2 = list(need)
+        need2[t] -= 1
+        return need2, extra
+
+    def _apply_units(self, need: list[int], extra: int, units: tuple[int, ...]) -> tuple[list[int], int, tuple[int, int]]:
+        """Assign a card's ingredients: to a missing type first, then to an extra (Tatzelwurm) slot, else surplus."""
+        need2 = list(need)
+        filled = surplus = 0
+        for t, u in enumerate(units):
+            for _ in range(u):
+                if need2[t] > 0:
+                    need2[t] -= 1
+                    filled += 1
+                elif extra > 0:
+                    extra -= 1
+                    filled += 1
+                else:
+                    surplus += 1
+        return need2, extra, (filled, surplus)
+
+    # ---------------------------------------------------------------- step
+    def apply(self, s: State, action: int) -> None:
+        """Apply a legal action for the player to move; raises IllegalActionError otherwise (state unchanged)."""
+        legal = self.legal_actions(s)
+        if action not in legal:
+            raise IllegalActionError(self._illegal_message(s, action))
+        self._do(s, int(action))
+        s.legal = None
+        self._refresh(s)
+
+    def _illegal_message(self, s: State, action: Any) -> str:
+        try:
+            what = self.table.label(int(action))
+        except (ValueError, TypeError):
+            what = repr(action)
+        if s.over:
+            return f"action {action} ({what}): the game is over"
+        legal = ", ".join(self.table.label(a) for a in s.legal or [])
+        return f"action {action} ({what}) is not legal for player {s.current} in phase {PHASE_NAMES[s.phase]}; legal: {legal}"
+
+    def _do(self, s: State, a: int) -> None:
+        p, ph = s.current, s.phase
+        if a < self.A_GD:  # gather_supply: take a supply card
+            i = a - self.A_GS
+            kind = self._take_supply(s, p, i)
+            if ph in (P_TURN, P_GATHER):
+                s.main_done = 1
+                if self.cs.managers[s.manager] == "earth_mage" and self.single_kind[kind] and any(
+                    k >= 0 and self.single_kind[k] for k in s.supply
+                ):
+                    s.phase = P_EARTH  # Earth Mage: may take a second single-ingredient card
+                    return
+            self._finish_action(s)
+        elif a == self.A_GD:
+            s.main_done = 1
+            k = self._draw(s)
+            if k >= 0:
+                s.hands[p][k] += 1
+            s.discard.extend(c for c in s.supply if c >= 0)
+            s.supply = [self._draw(s) for _ in range(SUPPLY_SIZE)]
+            self._finish_action(s)
+        elif a < self.A_NOUR:  # gardener: discard and refill one slot, then gather
+            i = a - self.A_GARD
+            s.main_done = 1
+            s.discard.append(s.supply[i])
+            s.supply[i] = self._draw(s)
+            s.phase = P_GATHER
+        elif a < self.A_TREAT:
+            s.main_done = 1
+            s.nourish[p] = a - self.A_NOUR
+            self._finish_action(s)
+        elif a < self.A_CLEAN:
+            s.main_done = 1
+            self._start_treatment(s, p, a - self.A_TREAT)
+        elif a == self.A_CLEAN:
+            s.main_done = 1
+            self._clean(s, p)
+        elif a == self.A_PASS:
+            s.main_done = 1
+            self._finish_action(s)
+        elif a < self.A_TJAC:  # Cerberus token: take a supply card, refill
+            self._use_token(s, p, CERBERUS)
+            self._take_supply(s, p, a - self.A_TCER)
+            self._finish_action(s)
+        elif a == self.A_TJAC:  # Jackalope token: 1 amber per Jackalope you have
+            self._use_token(s, p, JACKALOPE)
+            s.amber[p] += sum(1 for x in s.collected[p] if self.guests[x].creature == JACKALOPE)
+            self._finish_action(s)
+        elif a < self.A_TSEA:  # Owlbear token: nourish a guest
+            self._use_token(s, p, OWLBEAR)
+            s.nourish[p] = a - self.A_TOWL
+            self._finish_action(s)
+        elif a == self.A_TSEA:
+            self._use_token(s, p, SEA_LION)
+            self._clean(s, p)
+        elif a == self.A_END:
+            self._end_turn(s)
+        elif a == self.A_DECL:
+            self._finish_action(s)
+        elif a < self.A_PAY:  # discard down to the hand limit
+            k = a - self.A_DISC
+            s.hands[p][k] -= 1
+            s.discard.append(k)
+            self._finish_action(s)
+        elif a < self.A_PTOK:
+            self._pay_card(s, p, a - self.A_PAY)
+        elif a < self.A_PAMB:
+            s.pay_token = 1
+            self._use_token(s, p, TATZELWURM)  # "Counts as any 1 ingredient. This still counts as exact treatment."
+            self._pay_flex(s, p, a - self.A_PTOK, rewarded=True)
+        elif a < self.A_FIRE:
+            s.pay_amber = 1
+            s.amber[p] -= 1
+            s.pay_modified = 1  # Amber Appraiser: "does not count as an exact treatment"
+            self._pay_flex(s, p, a - self.A_PAMB, rewarded=False)
+        elif a < self.A_CHEF:
+            s.pay_fire = 1
+            s.pay_modified = 1
+            self._pay_flex(s, p, a - self.A_FIRE, rewarded=False)
+        elif a < self.A_STOP:
+            src, t = divmod(a - self.A_CHEF, self.T + 1)
+            s.pay_chef = 1
+            s.pay_modified = 1
+            hand = s.hands[p]
+            kd = self.kind_of_double[src]
+            if hand[kd] > 0:  # a double card shows two matching ingredients; it is preferred over two singles
+                hand[kd] -= 1
+                s.pay_cards.append(kd)
+            else:
+                ks = self.kind_of_single[src]
+                hand[ks] -= 2
+                s.pay_cards.extend((ks, ks))
+            self._pay_flex(s, p, t, rewarded=True)
+        else:  # stop_treating
+            self._end_troublesome_treatment(s, p, completed=False)
+
+    # --------------------------------------------------------- card piles
+    def _draw(self, s: State) -> int:
+        """Top card of the deck, reshuffling the discard pile when the deck runs out; -1 if none at all."""
+        if not s.deck:
+            if not s.discard:
+                return -1
+            pile = s.discard
+            s.deck = [pile[i] for i in s.rng.permutation(len(pile))]
+            s.discard = []
+        return s.deck.pop()
+
+    def _take_supply(self, s: State, p: int, i: int) -> int:
+        kind = s.supply[i]
+        s.hands[p][kind] += 1
+        s.supply[i] = self._draw(s)  # refill the space from the top of the deck
+        return kind
+
+    def _use_token(self, s: State, p: int, creature: int) -> None:
+        s.tokens[p][creature] = TOKEN_USED
+        s.bonus_done = 1
+
+    def _finish_action(self, s: State) -> None:
+        """After an action and its follow-ups: discard down to the hand limit, then back to the turn."""
+        s.phase = P_DISCARD if sum(s.hands[s.current]) > HAND_LIMIT else P_TURN
+
+    # ----------------------------------------------------------- treatment
+    def _start_treatment(self, s: State, p: int, b: int) -> None:
+        g = self.guests[s.bath_guest[b]]
+        extra_needed = self._adjacent_ability(s, b, TATZELWURM)
+        if g.troublesome:
+            filled = s.bath_filled[b]
+            s.pay_need = [g.needs[t] - filled[t] for t in range(self.T)]
+            s.pay_extra = max(0, extra_needed - s.bath_extra[b])
+            s.pay_fresh = int(sum(filled) == 0 and s.bath_extra[b] == 0)
+        else:
+            s.pay_need = list(g.needs)
+            s.pay_extra = extra_needed
+            s.pay_fresh = 1
+        s.pay_bath = b
+        s.pay_extra0 = extra_needed
+        s.pay_cards = []
+        s.pay_surplus = s.pay_modified = s.pay_token = s.pay_amber = s.pay_fire = s.pay_chef = s.pay_units = 0
+        s.phase = P_PAY
+        if s.pay_extra == 0 and not any(s.pay_need):
+            # Only possible when the Tatzelwurm whose extra ingredient was outstanding has left:
+            # nothing remains to provide, so the treatment completes at once.
+            self._end_troublesome_treatment(s, p, completed=True)
+
+    def _pay_card(self, s: State, p: int, k: int) -> None:
+        s.hands[p][k] -= 1
+        s.pay_cards.append(k)
+        s.pay_need, s.pay_extra, (filled, surplus) = self._apply_units(s.pay_need, s.pay_extra, self.kind_units[k])
+        s.pay_surplus += surplus
+        self._after_fill(s, p, filled, rewarded=True)
+
+    def _pay_flex(self, s: State, p: int, t: int, rewarded: bool) -> None:
+        if t == self.T:
+            s.pay_extra -= 1
+        else:
+            s.pay_need[t] -= 1
+        self._after_fill(s, p, 1, rewarded)
+
+    def _after_fill(self, s: State, p: int, filled: int, rewarded: bool) -> None:
+        s.pay_units += filled
+        g = self.guests[s.bath_guest[s.pay_bath]]
+        if g.troublesome and rewarded:
+            s.amber[p] += filled  # troublesome guests: 1 amber per matched ingredient
+        if s.pay_extra == 0 and not any(s.pay_need):
+            if g.troublesome:
+                self._end_troublesome_treatment(s, p, completed=True)
+            else:
+                self._complete(s, p, s.pay_bath)
+                self._finish_action(s)
+
+    def _end_troublesome_treatment(self, s: State, p: int, completed: bool) -> None:
+        b = s.pay_bath
+        m = self.cs.managers[s.manager]
+        if completed:
+            self._complete(s, p, b)
+        else:  # the cards stay above the guest; progress is kept for later turns and players
+            x = s.bath_guest[b]
+            needs = self.guests[x].needs
+            s.bath_filled[b] = [needs[t] - s.pay_need[t] for t in range(self.T)]
+            s.bath_extra[b] = self._adjacent_ability(s, b, TATZELWURM) - s.pay_extra
+            s.bath_cards[b].extend(s.pay_cards)
+            s.pay_cards = []
+        s.pay_bath = -1
+        if m == "wind_mage":
+            s.amber[p] += 1  # Wind Mage: after treating a troublesome guest, +1 amber
+        if m == "creature_whisperer" and any(k >= 0 for k in s.supply):
+            s.phase = P_TAKE  # Creature Whisperer: may also take 1 supply card
+            s.take_mgr = s.manager
+            return
+        self._finish_action(s)
+
+    def _complete(self, s: State, p: int, b: int) -> None:
+        """'When a guest's treatment is completed in full', steps 1-5, then token re-activation and the end check."""
+        x = s.bath_guest[b]
+        g = self.guests[x]
+        m = self.cs.managers[s.manager]
+        # 1. Tip for an exact treatment: one action, one player, no more and no fewer ingredients,
+        #    no effect changing the count; Jackalope in a bath stops tips for regular guests.
+        exact = s.pay_fresh and not s.pay_surplus and not s.pay_modified and s.pay_extra0 == 0
+        if exact and not (not g.troublesome and self.troublesome_in_play(s, JACKALOPE)):
+            s.amber[p] += TIP
+        # 2. Favour token for the nourisher (one per creature type).
+        if s.nourish[p] == b:
+            s.nourish[p] = -1
+            if s.tokens[p][g.creature] == TOKEN_NONE and s.token_supply[g.creature] > 0:
+                s.tokens[p][g.creature] = TOKEN_ACTIVE
+                s.token_supply[g.creature] -= 1
+            if m == "spirit_caretaker":
+                s.amber[p] += 1  # Spirit Caretaker: after treating a nourished guest, +1 amber
+        # 3. Take the guest card. 4. Dirty the bath. 5. Discard the cards used.
+        s.collected[p].append(x)
+        s.bath_guest[b] = -1
+        s.bath_dirty[b] = 1
+        s.discard.extend(s.bath_cards[b])
+        s.discard.extend(s.pay_cards)
+        s.bath_cards[b] = []
+        s.bath_filled[b] = [0] * self.T
+        s.bath_extra[b] = 0
+        s.pay_cards = []
+        s.pay_bath = -1
+        # Used favour tokens of this creature flip back to active, for every player.
+        for q in range(self.n):
+            if s.tokens[q][g.creature] == TOKEN_USED:
+                s.tokens[q][g.creature] = TOKEN_ACTIVE
+        if s.final_trigger < 0 and len(s.collected[p]) >= self.threshold:
+            s.final_trigger = p
+            s.turns_left = self.n  # this turn, then one more turn for each other player
+
+    # --------------------------------------------------------------- clean
+    def _clean(self, s: State, p: int) -> None:
+        m = self.cs.managers[s.manager]  # the manager when the action starts applies to it
+        cleaned = 0
+        for b in range(self.num_baths):
+            if s.bath_dirty[b] and self._adjacent_ability(s, b, SEA_LION) == 0:
+                s.bath_dirty[b] = 0
+                cleaned += 1
+        s.amber[p] += cleaned
+        if m == "water_mage" and cleaned:
+            s.amber[p] += 1
+        arrived_troublesome = False
+        for b in range(self.num_baths):  # refill from the leftmost empty (clean) bath
+            if s.bath_guest[b] < 0 and not s.bath_dirty[b] and s.guest_deck:
+                x = s.guest_deck.pop()
+                s.bath_guest[b] = x
+                arrived_troublesome |= self.guests[x].troublesome
+        if arrived_troublesome:
+            s.manager_deck.insert(0, s.manager)  # the replaced manager goes under the deck
+            s.manager = s.manager_deck.pop()
+        if m == "bathing_curator" and any(k >= 0 for k in s.supply):
+            s.phase = P_TAKE
+            s.take_mgr = s.manager
+            return
+        self._finish_action(s)
+
+    # ----------------------------------------------------------- turn end
+    def _end_turn(self, s: State) -> None:
+        s.turn += 1
+        if s.final_trigger >= 0:
+            s.turns_left -= 1
+            if s.turns_left <= 0:
+                self._game_over(s)
+                return
+        if not s.guest_deck and all(x < 0 for x in s.bath_guest):
+            self._game_over(s)  # nothing left to treat
+            return
+        s.current = (s.current + 1) % self.n
+        s.main_done = s.bonus_done = 0
+        s.phase = P_TURN
+
+    def _game_over(self, s: State) -> None:
+        s.over = 1
+        s.phase = P_OVER
+        s.legal = []
+
+    # ------------------------------------------------------- serialization
+    def to_json(self, s: State) -> dict[str, Any]:
+        """The whole state as JSON-ready data (RNG included)."""
+        d = {name: copy.deepcopy(getattr(s, name)) for name in STATE_FIELDS}
+        d["rng"] = rng_to_json(s.rng)
+        return d
+
+    def from_json(self, d: Any) -> State:
+        """Validate and rebuild a state; raises ValueError naming the first inconsistency."""
+        if not isinstance(d, dict):
+            raise ValueError("game state must be a dict")
+        missing = [k for k in (*STATE_FIELDS, "rng") if k not in d]
+        if missing:
+            raise ValueError(f"game state is missing fields: {missing}")
+        try:
+            kw = {name: copy.deepcopy(d[name]) for name in STATE_FIELDS}
+            kw["rng"] = rng_from_json(d["rng"])
+            s = State(**kw)
+        except TypeError as e:
+            raise ValueError(f"malformed game state: {e}") from e
+        self.validate(s)
+        s.legal = None
+        self._refresh_no_advance(s)
+        return s
+
+    def _refresh_no_advance(self, s: State) -> None:
+        s.legal = self._compute_legal(s)
+        if not s.over and not s.legal:
+            raise ValueError("state has no legal action for the player to move but is not over")
+
+    def validate(self, s: State) -> None:
+        """Check every invariant of a state: types, ranges, and conservation of cards, guests and tokens."""
+        n, nb, K, T = self.n, self.num_baths, self.K, self.T
+
+        def req(cond: bool, msg: str) -> None:
+            if not cond:
+                raise ValueError(f"invalid game state: {msg}")
+
+        def ints(v: Any, length: int | None, lo: int, hi: int, name: str) -> None:
+            req(isinstance(v, list), f"{name} must be a list")
+            if length is not None:
+                req(len(v) == length, f"{name} must have length {length}")
+            req(all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in v), f"{name} entries must be ints in [{lo}, {hi}]")
+
+        req(s.num_players == n, f"num_players {s.num_players} does not match the env's {n}")
+        ints(s.deck, None, 0, K - 1, "deck")
+        ints(s.discard, None, 0, K - 1, "discard")
+        ints(s.supply, SUPPLY_SIZE, -1, K - 1, "supply")
+        req(isinstance(s.hands, list) and len(s.hands) == n, "hands must list one hand per player")
+        for p in range(n):
+            ints(s.hands[p], K, 0, 50, f"hands[{p}]")
+        ints(s.amber, n, 0, 10**6, "amber")
+        req(isinstance(s.collected, list) and len(s.collected) == n, "collected must list one pile per player")
+        for p in range(n):
+            ints(s.collected[p], None, 0, len(self.guests) - 1, f"collected[{p}]")
+        req(isinstance(s.tokens, list) and len(s.tokens) == n, "tokens must list one row per player")
+        for p in range(n):
+            ints(s.tokens[p], 5, 0, 2, f"tokens[{p}]")
+        ints(s.token_supply, 5, 0, self.cs.tokens_per_creature, "token_supply")
+        ints(s.nourish, n, -1, nb - 1, "nourish")
+        ints(s.bath_guest, nb, -1, len(self.guests) - 1, "bath_guest")
+        ints(s.bath_dirty, nb, 0, 1, "bath_dirty")
+        ints(s.bath_extra, nb, 0, 2, "bath_extra")
+        req(isinstance(s.bath_filled, list) and len(s.bath_filled) == nb, "bath_filled must have one row per bath")
+        req(isinstance(s.bath_cards, list) and len(s.bath_cards) == nb, "bath_cards must have one pile per bath")
+        for b in range(nb):
+            ints(s.bath_filled[b], T, 0, 6, f"bath_filled[{b}]")
+            ints(s.bath_cards[b], None, 0, K - 1, f"bath_cards[{b}]")
+        ints(s.guest_deck, None, 0, len(self.guests) - 1, "guest_deck")
+        ints(s.manager_deck, None, 0, len(self.cs.managers) - 1, "manager_deck")
+        ints(s.pay_need, T, 0, 6, "pay_need")
+        ints(s.pay_cards, None, 0, K - 1, "pay_cards")
+        for name, lo, hi in (
+            ("manager", 0, len(self.cs.managers) - 1), ("current", 0, n - 1), ("phase", 0, P_OVER),
+            ("main_done", 0, 1), ("bonus_done", 0, 1), ("pay_bath", -1, nb - 1), ("pay_extra", 0, 2),
+            ("pay_extra0", 0, 2), ("pay_surplus", 0, 100), ("pay_modified", 0, 1), ("pay_token", 0, 1),
+            ("pay_amber", 0, 1), ("pay_fire", 0, 1), ("pay_chef", 0, 1), ("pay_units", 0, 100), ("pay_fresh", 0, 1),
+            ("take_mgr", -1, len(self.cs.managers) - 1), ("final_trigger", -1, n - 1), ("turns_left", 0, n),
+            ("turn", 0, 10**7), ("over", 0, 1),
+        ):
+            ints([getattr(s, name)], 1, lo, hi, name)
+        # Each ingredient card in exactly one place.
+        count = [0] * K
+        for pile in (s.deck, s.discard, s.pay_cards, *s.bath_cards):
+            for k in pile:
+                count[k] += 1
+        for k in s.supply:
+            if k >= 0:
+                count[k] += 1
+        for p in range(n):
+            for k in range(K):
+                count[k] += s.hands[p][k]
+        req(count == list(self.cs.kind_counts), "ingredient cards are not conserved (each card must be in exactly one place)")
+        # Each guest in exactly one place.
+        seen = list(s.guest_deck) + [x for x in s.bath_guest if x >= 0] + [x for c in s.collected for x in c]
+        req(sorted(seen) == list(range(len(self.guests))), "guests are not conserved (each guest must be in exactly one place)")
+        req(sorted(s.manager_deck + [s.manager]) == list(range(len(self.cs.managers))), "managers are not conserved")
+        for c in range(5):
+            held = sum(1 for p in range(n) if s.tokens[p][c] != TOKEN_NONE)
+            req(held + s.token_supply[c] == self.cs.tokens_per_creature, f"favour tokens of creature {c} are not conserved")
+        for b in range(nb):
+            x = s.bath_guest[b]
+            if x >= 0:
+                req(not s.bath_dirty[b], f"bath {b} holds a guest but is dirty")
+                g = self.guests[x]
+                req(all(s.bath_filled[b][t] <= g.needs[t] for t in range(T)), f"bath {b}: more filled than the guest needs")
+                if not g.troublesome:
+                    req(not any(s.bath_filled[b]) and not s.bath_cards[b], f"bath {b}: a regular guest holds partial treatment")
+            else:
+                req(not any(s.bath_filled[b]) and not s.bath_cards[b] and s.bath_extra[b] == 0, f"bath {b}: empty bath holds treatment progress")
+        for p in range(n):
+            b = s.nourish[p]
+            if b >= 0:
+                x = s.bath_guest[b]
+                req(x >= 0 and not self.guests[x].troublesome, f"player {p}'s nourish token is not on a regular guest")
+        req(len([b for b in s.nourish if b >= 0]) == len({b for b in s.nourish if b >= 0}), "two nourish tokens on one guest")
+        if s.phase == P_PAY:
+            req(s.pay_bath >= 0 and s.bath_guest[s.pay_bath] >= 0, "payment phase without a guest being treated")
+        else:
+            req(s.pay_bath == -1 and not s.pay_cards, "treatment fields set outside the payment phase")
+        req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
+
+    def clone(self, s: State) -> State:
+        """An independent copy (RNG included)."""
+        c = copy.copy(s)
+        for name in STATE_FIELDS:
+            v = getattr(s, name)
+            if isinstance(v, list):
+                setattr(c, name, [list(x) if isinstance(x, list) else x for x in v])
+        c.rng = copy.deepcopy(s.rng)
+        c.legal = list(s.legal) if s.legal is not None else None
+        return c
+
+    # ------------------------------------------------------ hidden information
+    def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:
+        """A copy consistent with what ``observer`` sees, with every hidden part redrawn.
+
+        Hidden: other players' hands (sizes are public), the ingredient deck's order, the guest
+        deck's and manager deck's order, and the future shuffles (the RNG is reseeded).
+        """
+        rng = make_rng(seed)
+        c = self.clone(s)
+        pool = list(c.deck)
+        others = [p for p in range(self.n) if p != observer]
+        sizes = {}
+        for p in others:
+            sizes[p] = sum(c.hands[p])
+            for k in range(self.K):
+                pool.extend([k] * c.hands[p][k])
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        for p in others:
+            hand = [0] * self.K
+            for _ in range(sizes[p]):
+                hand[pool.pop()] += 1
+            c.hands[p] = hand
+        c.deck = pool
+        c.guest_deck = [c.guest_deck[i] for i in rng.permutation(len(c.guest_deck))]
+        c.manager_deck = [c.manager_deck[i] for i in rng.permutation(len(c.manager_deck))]
+        c.rng = make_rng(int(rng.integers(2**63)))
+        c.legal = None
+        self._refresh_no_advance(c)
+        return c
