@@ -38,7 +38,7 @@ class GameRules(Protocol):
 
     def initial_state(self, seed: int | None) -> Any: ...
     def legal_actions(self, s: Any) -> list[int]: ...
-    def apply(self, s: Any, action: int) -> None: ...
+    def apply(self, s: Any, action: int, checked: bool = False) -> None: ...
     def current_player(self, s: Any) -> int: ...
     def is_over(self, s: Any) -> bool: ...
     def turns_played(self, s: Any) -> int: ...
@@ -53,6 +53,7 @@ class Observer(Protocol):
 
     def layout(self, seat: int) -> ObservationLayout: ...
     def encode(self, s: Any, seat: int, out: np.ndarray) -> None: ...
+    def observation(self, s: Any, seat: int) -> np.ndarray: ...
 
 
 class MythzooAECEnv(AECEnv):
@@ -171,7 +172,7 @@ class MythzooAECEnv(AECEnv):
             self._end_illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rules.apply(s, a)
+        self.rules.apply(s, a, checked=True)
         if self.rules.is_over(s):
             final = self._final_rewards(s)
             for i, ag in enumerate(self.agents):
@@ -201,19 +202,17 @@ class MythzooAECEnv(AECEnv):
     # ----------------------------------------------------------- observation
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation from its own seat, and its action mask (all zero unless it is to move)."""
-        self._check_reset()
+        s = self.state_
+        if s is None:
+            self._check_reset()
         seat = self._seat[agent]
-        obs = np.zeros(self._layouts[seat].size, dtype=np.float32)
-        self.observer.encode(self.state_, seat, obs)
-        mask = np.zeros(self._action_sizes[seat], dtype=np.int8)
-        if (
-            agent == self.agent_selection
-            and agent in self.terminations
-            and not (self.terminations[agent] or self.truncations[agent])
-            and self.rules.current_player(self.state_) == seat
-        ):
-            mask[self.rules.legal_actions(self.state_)] = 1
-        return {"observation": obs, "action_mask": mask}
+        obs = self.observer.observation(s, seat)
+        mask = bytearray(self._action_sizes[seat])  # set bytes in Python, then view as int8: no numpy per-element calls
+        if agent == self.agent_selection and not (self.terminations.get(agent, True) or self.truncations[agent]):
+            if self.rules.current_player(s) == seat:
+                for a in self.rules.legal_actions(s):
+                    mask[a] = 1
+        return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """Legal action ids of ``agent`` (the agent to move by default); empty if it is not to move."""

@@ -80,9 +80,11 @@ class State:
     turn: int = 0  # turns completed
     over: int = 0
     legal: list[int] | None = field(default=None, compare=False, repr=False)
+    # (bath guests it was computed for, adjacent Tatzelwurms, Owlbears, Sea-Lions): derived, never serialized
+    board: tuple[list[int], list[int], list[int], list[int]] | None = field(default=None, compare=False, repr=False)
 
 
-STATE_FIELDS = tuple(f.name for f in fields(State) if f.name not in ("rng", "legal"))
+STATE_FIELDS = tuple(f.name for f in fields(State) if f.name not in ("rng", "legal", "board"))
 
 
 class MythicBathsRules:
@@ -106,7 +108,10 @@ class MythicBathsRules:
         self.num_actions = self.table.n
         self.threshold = END_THRESHOLD[num_players]
         self.guests = cs.guests
+        self.ability_of = [g.ability for g in cs.guests]
         self.kind_units = cs.kind_units
+        # kind -> [(type, units)] for the types it shows, to skip zeros in hot loops
+        self.kind_nz = [[(t, u) for t, u in enumerate(units) if u] for units in cs.kind_units]
         self.kind_types = cs.kinds
         self.single_kind = [len(k) == 1 for k in cs.kinds]
         self.double_kind = [k[0] if len(k) == 2 and k[0] == k[1] else -1 for k in cs.kinds]
@@ -211,14 +216,30 @@ class MythicBathsRules:
         g = self.guests
         return any(x >= 0 and g[x].ability == ability for x in s.bath_guest)
 
+    def adjacency(self, s: State) -> tuple[list[int], list[int], list[int]]:
+        """Per bath: adjacent Tatzelwurms, Owlbears and Sea-Lions (cached while the baths' guests are unchanged)."""
+        board = s.board
+        if board is None or board[0] != s.bath_guest:
+            nb, ab = self.num_baths, self.ability_of
+            abil = [ab[x] if x >= 0 else -1 for x in s.bath_guest]
+            tatz, owl, sea = [0] * nb, [0] * nb, [0] * nb
+            for b in range(nb):
+                for nbr in (b - 1, b + 1):
+                    if 0 <= nbr < nb:
+                        a = abil[nbr]
+                        if a == TATZELWURM:
+                            tatz[b] += 1
+                        elif a == OWLBEAR:
+                            owl[b] += 1
+                        elif a == SEA_LION:
+                            sea[b] += 1
+            board = s.board = (list(s.bath_guest), tatz, owl, sea)
+        return board[1], board[2], board[3]
+
     def _adjacent_ability(self, s: State, b: int, ability: int) -> int:
         """How many baths next to ``b`` hold a troublesome guest with this ability."""
-        g, c = self.guests, 0
-        if b > 0 and s.bath_guest[b - 1] >= 0 and g[s.bath_guest[b - 1]].ability == ability:
-            c += 1
-        if b + 1 < self.num_baths and s.bath_guest[b + 1] >= 0 and g[s.bath_guest[b + 1]].ability == ability:
-            c += 1
-        return c
+        tatz, owl, sea = self.adjacency(s)
+        return (tatz if ability == TATZELWURM else owl if ability == OWLBEAR else sea)[b]
 
     # ------------------------------------------------------- legality helpers
     def _nourish_ok(self, s: State, b: int, owners: list[int]) -> bool:
@@ -240,13 +261,13 @@ class MythicBathsRules:
         return False
 
     def _units(self, hand: list[int], allowed: list[bool] | None) -> list[int]:
+        """Ingredient units per type in a hand (only the kinds ``allowed``, if given)."""
         units = [0] * self.T
-        ku = self.kind_units
+        nz = self.kind_nz
         for k, c in enumerate(hand):
             if c and (allowed is None or allowed[k]):
-                for t, u in enumerate(ku[k]):
-                    if u:
-                        units[t] += u * c
+                for t, u in nz[k]:
+                    units[t] += u * c
         return units
 
     def _chef_sources(self, hand: list[int], allowed: list[bool] | None) -> list[int]:
@@ -280,27 +301,25 @@ class MythicBathsRules:
                     return True
         return False
 
-    def _treat_flex(self, s: State, p: int, b: int) -> int:
-        """Single-use ingredient substitutes available to ``p`` at the start of a treatment of bath ``b``."""
-        m = self.cs.managers[s.manager]
+    def _treat_flex(self, s: State, p: int) -> int:
+        """Single-use substitutes ``p`` has for any guest: the Tatzelwurm token and Amber Appraiser amber
+        (the Fire Mage applies per guest, so ``_treat_ok`` adds it)."""
         flex = 0
         if s.tokens[p][TATZELWURM] == TOKEN_ACTIVE and not s.bonus_done:
             flex += 1
-        if m == "amber_appraiser" and s.amber[p] >= 1:
-            flex += 1
-        if m == "fire_mage" and s.nourish[p] == b:
+        if self.cs.managers[s.manager] == "amber_appraiser" and s.amber[p] >= 1:
             flex += 1
         return flex
 
-    def _treat_ok(self, s: State, p: int, b: int, owners: list[int]) -> bool:
+    def _treat_ok(self, s: State, p: int, b: int, owners: list[int], hand_units: list[int], flex_base: int) -> bool:
         x = s.bath_guest[b]
         if x < 0:
             return False
         g = self.guests[x]
         allowed = self.allowed_kinds[x]
-        units = self._units(s.hands[p], allowed)
+        units = list(hand_units) if allowed is None else self._units(s.hands[p], allowed)
         chef = self._chef_sources(s.hands[p], allowed) if self.cs.managers[s.manager] == "head_chef" else None
-        flex = self._treat_flex(s, p, b)
+        flex = flex_base + (self.cs.managers[s.manager] == "fire_mage" and s.nourish[p] == b)
         if not g.troublesome:
             if owners[b] >= 0 and owners[b] != p:  # only the nourisher may complete a nourished guest
                 return False
@@ -319,6 +338,9 @@ class MythicBathsRules:
     def _refresh(self, s: State) -> None:
         """Recompute the legal-action cache, ending turns that have nothing left to decide."""
         while True:
+            if s.phase == P_TURN and s.main_done and not s.over and (s.bonus_done or TOKEN_ACTIVE not in s.tokens[s.current]):
+                self._end_turn(s)  # fast path: no bonus possible, so nothing is left to decide this turn
+                continue
             s.legal = self._compute_legal(s)
             if s.phase == P_TURN and s.main_done and s.legal == [self.A_END]:
                 self._end_turn(s)  # nothing left but to end the turn: do it without a decision
@@ -345,7 +367,9 @@ class MythicBathsRules:
                 if m == "gardener":
                     acts.extend(self.A_GARD + i for i in supply_slots)
                 acts.extend(self.A_NOUR + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners))
-                acts.extend(self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners))
+                hand_units = self._units(s.hands[p], None)
+                flex = self._treat_flex(s, p)
+                acts.extend(self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners, hand_units, flex))
                 if can_clean:
                     acts.append(self.A_CLEAN)
                 if not acts:
@@ -473,10 +497,11 @@ class MythicBathsRules:
         return need2, extra, (filled, surplus)
 
     # ---------------------------------------------------------------- step
-    def apply(self, s: State, action: int) -> None:
-        """Apply a legal action for the player to move; raises IllegalActionError otherwise (state unchanged)."""
-        legal = self.legal_actions(s)
-        if action not in legal:
+    def apply(self, s: State, action: int, checked: bool = False) -> None:
+        """Apply a legal action for the player to move; raises IllegalActionError otherwise (state unchanged).
+
+        ``checked=True`` skips the legality test when the caller has just made it (the env does)."""
+        if not checked and action not in self.legal_actions(s):
             raise IllegalActionError(self._illegal_message(s, action))
         self._do(s, int(action))
         s.legal = None
@@ -897,6 +922,7 @@ class MythicBathsRules:
                 setattr(c, name, [list(x) if isinstance(x, list) else x for x in v])
         c.rng = copy.deepcopy(s.rng)
         c.legal = list(s.legal) if s.legal is not None else None
+        c.board = None
         return c
 
     # ------------------------------------------------------ hidden information
