@@ -110,6 +110,14 @@ class MythzooAECEnv(AECEnv):
         """``Discrete(n)`` for ``agent``."""
         return self.action_spaces[agent]
 
+    def observation_layout(self, agent: str | None = None) -> ObservationLayout:
+        """The named pieces of ``agent``'s observation vector (offsets, shapes, docs)."""
+        return self._layouts[0 if agent is None else self._seat[agent]]
+
+    def action_table(self, agent: str | None = None) -> Any:
+        """``agent``'s action table (named ranges with encode/decode/label). Games override."""
+        raise NotImplementedError
+
     def observation_features(self, agent: str | None = None) -> list[str]:
         """A name for every entry of ``agent``'s observation vector (the first agent's by default)."""
         seat = 0 if agent is None else self._seat[agent]

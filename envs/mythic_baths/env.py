@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mythzoo.envs.core.actions import ActionTable
 from mythzoo.envs.core.aec import MythzooAECEnv
 from mythzoo.envs.mythic_baths.cards import load_card_set
 from mythzoo.envs.mythic_baths.observation import MythicBathsObserver
@@ -72,6 +73,10 @@ class raw_env(MythzooAECEnv):
         share = 1.0 / len(win)
         scale = n / (n - 1)
         return [((share if p in win else 0.0) - 1.0 / n) * scale for p in range(n)]
+
+    def action_table(self, agent: str | None = None) -> ActionTable:
+        """The action table (the same for every player)."""
+        return self.rules.table
 
     def action_label(self, action: int, agent: str | None = None) -> str:
         """Readable name of an action id, e.g. ``treat(bath 3)``."""
