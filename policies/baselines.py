@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 from typing import Any
 
 from mythzoo.policies.base import BasePolicy, EnvSpec, RandomPolicy
 
-# env name -> factory(env, seed) for that env's rule-based heuristic; games register theirs here.
-HEURISTICS: dict[str, Callable[[Any, int | None], BasePolicy]] = {}
+# env name -> "module:class" of that env's rule-based heuristic, imported when first asked for.
+# The class takes (env, seed).
+HEURISTICS: dict[str, str] = {
+    "mythic_baths_v0": "mythzoo.policies.mythic_baths_heuristic:MythicBathsHeuristic",
+}
 BASELINE_NAMES = ("random", "heuristic")
 
 
@@ -20,5 +23,6 @@ def make_baseline(name: str, env: Any, seed: int | None = None) -> BasePolicy:
         env_name = EnvSpec.from_env(env).env_name
         if env_name not in HEURISTICS:
             raise KeyError(f"no heuristic policy for {env_name!r}; available for {sorted(HEURISTICS)}")
-        return HEURISTICS[env_name](env, seed)
+        module, cls = HEURISTICS[env_name].split(":")
+        return getattr(importlib.import_module(module), cls)(env, seed)
     raise KeyError(f"unknown baseline {name!r}; baselines are {BASELINE_NAMES}")

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from mythzoo.policies.base import BasePolicy, check_mask
-from mythzoo.policies.baselines import HEURISTICS
 
 P_TURN, P_GATHER, P_EARTH, P_DISCARD, P_PAY, P_TAKE = range(6)
 
@@ -194,10 +193,3 @@ class MythicBathsHeuristic(BasePolicy):
         if o["clean"] in legal:
             return o["clean"]
         return None
-
-
-def _factory(env: Any, seed: int | None) -> MythicBathsHeuristic:
-    return MythicBathsHeuristic(env, seed)
-
-
-HEURISTICS["mythic_baths_v0"] = _factory

@@ -1,0 +1,64 @@
+"""Fast evaluation for training: many games in lockstep, one ``act_batch`` per policy per round."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from mythzoo.policies.base import BasePolicy
+
+
+def evaluate_vs(
+    make_env: Callable[[], Any],
+    learner: BasePolicy,
+    opponent: BasePolicy,
+    games: int,
+    seed: int = 0,
+    learner_agents: Sequence[str] | None = None,
+    batch: int = 64,
+) -> dict[str, float]:
+    """The learner in one seat, ``opponent`` in every other; the learner's seat rotates through
+    ``learner_agents`` (every seat by default) equally. Returns win rate (a shared win counts
+    1/k), mean reward, and the number of games."""
+    wins = 0.0
+    total_reward = 0.0
+    played = 0
+    envs = [make_env() for _ in range(min(batch, games))]
+    seats = list(learner_agents) if learner_agents else list(envs[0].possible_agents)
+    for start in range(0, games, len(envs)):
+        live = []
+        learner_of = {}
+        for j, env in enumerate(envs[: min(len(envs), games - start)]):
+            g = start + j
+            env.reset(seed=seed + g)
+            learner_of[j] = seats[g % len(seats)]
+            live.append(j)
+        while live:
+            groups: dict[bool, list[tuple[int, str, dict]]] = {True: [], False: []}
+            still = []
+            for j in live:
+                env = envs[j]
+                agent = env.agent_selection
+                if env.terminations[agent] or env.truncations[agent]:
+                    me = learner_of[j]
+                    r = float(env._cumulative_rewards[me])
+                    total_reward += r
+                    best = max(env._cumulative_rewards.values())
+                    if r == best and r > min(env._cumulative_rewards.values()):
+                        wins += 1.0 / sum(1 for v in env._cumulative_rewards.values() if v == best)
+                    played += 1
+                    continue
+                groups[agent == learner_of[j]].append((j, agent, env.observe(agent)))
+                still.append(j)
+            for is_learner, items in groups.items():
+                if not items:
+                    continue
+                policy = learner if is_learner else opponent
+                obs = np.stack([o["observation"] for _, _, o in items])
+                masks = np.stack([o["action_mask"] for _, _, o in items])
+                for (j, _, _), a in zip(items, policy.act_batch(obs, masks, items[0][1])):
+                    envs[j].step(int(a))
+            live = still
+    return {"win_rate": wins / max(played, 1), "mean_reward": total_reward / max(played, 1), "games": played}

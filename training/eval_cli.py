@@ -1,0 +1,269 @@
+"""``mythzoo eval`` and ``mythzoo replay``: seat-balanced tournaments with ratings, and game replays.
+
+``add_eval_parser(subparsers)`` declares both subcommands on ``mythzoo``'s subparsers (each sets
+``func``, an ``(args) -> int`` handler); ``main(argv)`` runs them standalone (tests use it).
+
+    mythzoo eval mythic_baths random heuristic --games 200 --players 2 --workers 4 \\
+        --json runs/eval.json --plot runs/eval.png
+    mythzoo replay runs/eval.json --game 3 --step-delay 0.2
+
+The method (seat rotation, ties, Wilson intervals, ratings, JSON fields) is in docs/evaluation.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+DEFAULT_GAMES = 100
+
+
+def _usage_error(message: str) -> Exception:
+    """``mythzoo.cli.UsageError`` (printed as ``mythzoo <cmd>: error: ...``, exit 2), imported late:
+    ``mythzoo.cli`` imports this module."""
+    from mythzoo.cli import UsageError
+
+    return UsageError(message)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative number of seconds, got {text}")
+    return value
+
+
+def _env_arg(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE``; the value is read as JSON when it parses (numbers, true/false, null), else a string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def env_kwargs_from(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any]:
+    """The env keyword arguments from ``--env-arg KEY=VALUE`` pairs."""
+    kw = dict(pairs or [])
+    if "num_players" in kw:
+        raise _usage_error("give the player count with --players, not --env-arg num_players=...")
+    return kw
+
+
+def resolve_env(name: str) -> str:
+    """The versioned env name, or a usage error listing the envs."""
+    from mythzoo.envs import ENVS, resolve
+
+    try:
+        return resolve(name)
+    except KeyError:
+        raise _usage_error(f"unknown env {name!r}; available: {', '.join(sorted(ENVS))}") from None
+
+
+def probe_env(env_name: str, num_players: int | None, env_kwargs: dict[str, Any]) -> Any:
+    """Build the env once, turning a bad player count or argument into a usage error."""
+    from mythzoo.training.evaluate import _env_kwargs, make_env
+
+    try:
+        return make_env(env_name, _env_kwargs(num_players, env_kwargs))
+    except (TypeError, ValueError) as e:
+        raise _usage_error(f"cannot make {env_name} with players={num_players} {env_kwargs or ''}: {e}") from None
+
+
+def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
+    """Load every ref once; a ref that does not load is a usage error."""
+    from mythzoo.training.evaluate import check_refs
+
+    try:
+        check_refs(env, refs, registry)
+    except (KeyError, ValueError, LookupError, FileNotFoundError, RuntimeError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        raise _usage_error(f"cannot load policy: {msg}") from None
+
+
+def _default_workers(games: int) -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, games // 20))  # spawning a worker costs about a second: not for a few games
+
+
+# ------------------------------------------------------------------------------------ eval
+def add_eval_parser(subparsers: Any) -> None:
+    """Add ``eval`` and ``replay`` to ``mythzoo``'s subparsers."""
+    p = subparsers.add_parser(
+        "eval",
+        help="play a seat-balanced tournament between policies and rate them",
+        description="Play a seat-balanced tournament of ENV between the policies REFS (random, heuristic, "
+        "NAME@ALIAS, NAME:VERSION, checkpoint id): every policy sits in every seat equally often. Prints a "
+        "table (games, wins, win rate with a 95% Wilson interval, mean reward and score, OpenSkill "
+        "Plackett-Luce rating mu/sigma, cross-play matrix for more than two policies).",
+    )
+    p.add_argument("env", help="environment name (e.g. mythic_baths)")
+    p.add_argument("refs", nargs="+", metavar="REF", help="policies; a repeated ref plays as REF#2, ...")
+    p.add_argument("--games", type=_positive_int, default=DEFAULT_GAMES,
+                   help=f"games to play, rounded up to whole seat-rotation cycles (default {DEFAULT_GAMES})")
+    p.add_argument("--players", type=_positive_int, default=None, help="players per game (default: the env's default)")
+    p.add_argument("--workers", type=_positive_int, default=None, help="worker processes (default: one per core, about 20 games each)")
+    p.add_argument("--seed", type=_non_negative_int, default=0, help="seed of every deal and policy draw (default 0)")
+    p.add_argument("--json", metavar="PATH", default=None, help="write the results and every game record as JSON")
+    p.add_argument("--plot", metavar="PATH", default=None, help="write a PNG: ratings, win rates, cross-play heatmap")
+    p.add_argument("--registry", metavar="PATH", default=None, help="checkpoint registry: resolves refs; stores ratings and results")
+    p.add_argument("--env-arg", type=_env_arg, action="append", default=None, metavar="KEY=VALUE",
+                   help="extra env argument, e.g. reward_mode=score (repeatable)")
+    p.add_argument("--anchor", default="auto", metavar="LABEL",
+                   help="policy whose rating is pinned (default auto: random, else heuristic; 'none' for no anchor)")
+    p.add_argument("--no-records", action="store_true", help="leave the game records out of the --json file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_eval)
+    add_replay_parser(subparsers)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Run the tournament, print the table, write the JSON and the PNG."""
+    from mythzoo.training.evaluate import tournament, unique_labels
+
+    env_name = resolve_env(args.env)
+    kw = env_kwargs_from(args.env_arg)
+    env = probe_env(env_name, args.players, kw)
+    n = len(env.unwrapped.possible_agents)
+    anchor = None if args.anchor == "none" else args.anchor
+    if anchor not in (None, "auto") and anchor not in unique_labels(args.refs):
+        raise _usage_error(f"--anchor {anchor!r} is not one of the policies {unique_labels(args.refs)}")
+    check_policy_refs(env, args.refs, args.registry)
+    workers = args.workers or _default_workers(args.games)
+    print(f"mythzoo eval: {env_name}, {n} players, {len(args.refs)} policies, {args.games} games requested, seed {args.seed}, "
+          f"{workers} worker{'s' if workers > 1 else ''}", flush=True)
+    result = tournament(env_name, args.refs, args.games, num_players=args.players, workers=workers, seed=args.seed,
+                        registry=args.registry, env_kwargs=kw, anchor=anchor, progress=not args.quiet)
+    print()
+    print(result.table())
+    print()
+    if result.games != args.games:
+        print(f"{result.games} games: {args.games} rounded up to whole cycles of {len(result.cycle)} (lineups x seat rotations).")
+    truncated = sum(r.truncated for r in result.records)
+    if truncated:
+        print(f"{truncated} games hit the turn cap (all seats tie: each gets 1/{n} of a win).")
+    print("games count seats; a win shared by k seats counts 1/k; 95% CI: Wilson score interval; mu/sigma: OpenSkill "
+          "Plackett-Luce" + (f", {result.anchor} pinned at mu 25" if result.anchor else "") + f"; {result.seconds:.1f} s.")
+    for note in result.registry_notes:
+        print(f"registry: {note}")
+    if args.json:
+        result.to_json(args.json, include_records=not args.no_records)
+        print(f"wrote {args.json}")
+    if args.plot:
+        result.plot(args.plot)
+        print(f"wrote {args.plot}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------- replay
+def add_replay_parser(subparsers: Any) -> None:
+    """Add ``replay`` to ``mythzoo``'s subparsers."""
+    p = subparsers.add_parser(
+        "replay",
+        help="re-play a recorded game turn by turn, checking it",
+        description="Re-play a game record (a `mythzoo play --save` file, or one game of a `mythzoo eval --json` file) "
+        "from its seed and actions: print the table before every decision, refuse an illegal action, and check "
+        "the final rewards and scores equal the record's.",
+    )
+    p.add_argument("record", help="JSON file: one game record, a list of them, or an eval result")
+    p.add_argument("--game", type=_non_negative_int, default=0, metavar="I", help="which game of the file (default 0)")
+    p.add_argument("--step-delay", type=_non_negative_float, default=0.0, metavar="SECONDS", help="pause after each decision (default 0)")
+    p.add_argument("--seat", type=_non_negative_int, default=None, help="render from this seat's view (default: the player to move)")
+    p.add_argument("--check", action="store_true", help="only check the record replays; print one line")
+    p.set_defaults(func=cmd_replay)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay one record; exit 1 if it does not replay."""
+    from mythzoo.training.evaluate import ReplayError, load_records, replay
+
+    try:
+        records = load_records(args.record)
+    except (OSError, ValueError, TypeError) as e:
+        raise _usage_error(f"cannot read game records from {args.record}: {e}") from None
+    if not records:
+        raise _usage_error(f"{args.record} holds no game records")
+    if args.game >= len(records):
+        raise _usage_error(f"--game {args.game}: {args.record} holds {len(records)} game{'s' if len(records) > 1 else ''} (0-{len(records) - 1})")
+    record = records[args.game]
+    if args.seat is not None and args.seat >= record.num_players:
+        raise _usage_error(f"--seat {args.seat}: the game has {record.num_players} seats")
+    labels = record.labels or record.refs
+    print(f"replay: {record.env} {record.env_kwargs}, seed {record.seed}, {record.decisions} decisions; "
+          + ", ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)), flush=True)
+    try:
+        result = replay(record, render=not args.check, step_delay=args.step_delay, seat=args.seat)
+    except ReplayError as e:
+        print(f"mythzoo replay: the record does not replay: {e}", file=sys.stderr)
+        return 1
+    if args.check:
+        state = "finished" if result.finished else "unfinished"
+        print(f"replay ok: {result.decisions} decisions ({state}); final rewards {result.final_rewards}, scores {result.scores}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------ main
+def build_parser() -> argparse.ArgumentParser:
+    """A parser with just ``eval`` and ``replay`` (what ``mythzoo`` adds to its own)."""
+    parser = argparse.ArgumentParser(prog="mythzoo", description="Evaluate mythzoo policies and replay games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_eval_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``eval``/``replay`` with ``argv``; returns the exit code (2 on bad input)."""
+    from mythzoo.cli import UsageError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"mythzoo {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,241 @@
+"""Masked PPO self-play against a pool of past selves and baselines, for any mythzoo env.
+
+Read top to bottom: config -> seeds -> games and opponent pool -> MaskablePPO -> a callback that
+snapshots into the registry, refreshes the opponent pool and evaluates against the baselines
+-> final snapshot and evaluation. ``mythzoo train <env>`` calls :func:`train`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from tqdm import tqdm
+
+from mythzoo import envs as mz_envs
+from mythzoo.policies.base import BasePolicy, EnvSpec
+from mythzoo.policies.baselines import make_baseline
+from mythzoo.training.batch_eval import evaluate_vs
+from mythzoo.training.config import TrainConfig, to_yaml
+from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+
+ALGO = "maskable_ppo"
+
+
+# ------------------------------------------------------------------ weights
+def export_policy(model: MaskablePPO) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The acting network in the registry's framework-free format (``layers.{i}.weight/bias``),
+    plus the full SB3 policy state (prefixed ``sb3.``) so training can resume from it."""
+    policy = model.policy
+    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)] + [policy.action_net]
+    weights = {}
+    for i, lin in enumerate(linears):
+        weights[f"layers.{i}.weight"] = lin.weight.detach().cpu().numpy().copy()
+        weights[f"layers.{i}.bias"] = lin.bias.detach().cpu().numpy().copy()
+    for k, v in policy.state_dict().items():
+        weights[f"sb3.{k}"] = v.detach().cpu().numpy().copy()
+    act = policy.mlp_extractor.policy_net[1] if len(policy.mlp_extractor.policy_net) > 1 else None
+    arch = {
+        "type": "mlp",
+        "obs_size": int(linears[0].in_features),
+        "action_size": int(linears[-1].out_features),
+        "hidden": [int(lin.out_features) for lin in linears[:-1]],
+        "activation": "relu" if isinstance(act, torch.nn.ReLU) else "tanh",
+    }
+    return weights, arch
+
+
+def policy_from_weights(weights: dict[str, np.ndarray], arch: dict[str, Any], deterministic: bool, seed: int | None) -> BasePolicy:
+    """A numpy policy from exported weights (no torch at acting time)."""
+    from mythzoo.policies.neural import MLPPolicy
+
+    acting = {k: v for k, v in weights.items() if k.startswith("layers.")}
+    return MLPPolicy(acting, arch, deterministic=deterministic, seed=seed)
+
+
+def load_sb3_state(model: MaskablePPO, weights: dict[str, np.ndarray]) -> None:
+    """Restore the SB3 policy (actor and critic) from exported weights."""
+    state = {k[4:]: torch.as_tensor(v) for k, v in weights.items() if k.startswith("sb3.")}
+    if not state:
+        raise ValueError("this checkpoint holds no SB3 training state (sb3.* tensors); it can be played, not resumed")
+    model.policy.load_state_dict(state)
+
+
+# ----------------------------------------------------------------- callback
+class SelfPlayCallback(BaseCallback):
+    """Snapshots (registry + opponent pool), evaluations against baselines, a progress bar."""
+
+    def __init__(self, cfg: TrainConfig, make_env, pool: OpponentPool, spec: EnvSpec, registry, name: str, parent: str | None, run_dir: Path):
+        super().__init__()
+        self.cfg, self.make_env, self.pool, self.spec = cfg, make_env, pool, spec
+        self.registry, self.name, self.parent, self.run_dir = registry, name, parent, run_dir
+        self.next_snapshot = cfg.snapshot_every
+        self.next_eval = cfg.eval_every
+        self.best_score = -np.inf
+        self.history: list[dict[str, Any]] = []
+        self.bar: tqdm | None = None
+        self.snapshots = 0
+
+    def _on_training_start(self) -> None:
+        if self.cfg.progress:
+            self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step", desc=f"train {self.cfg.env}", dynamic_ncols=True)
+        self._refresh_latest()
+
+    def _on_step(self) -> bool:
+        if self.bar is not None:
+            self.bar.update(self.training_env.num_envs)
+        if self.num_timesteps >= self.next_snapshot:
+            self.next_snapshot += self.cfg.snapshot_every
+            self.snapshot()
+        if self.num_timesteps >= self.next_eval and self.cfg.eval_games:
+            self.next_eval += self.cfg.eval_every
+            self.evaluate()
+        return True
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def _refresh_latest(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        weights, arch = export_policy(self.model)
+        self.pool.add("latest", "latest", policy_from_weights(weights, arch, deterministic=False, seed=self.cfg.seed + self.snapshots))
+        return weights, arch
+
+    def snapshot(self) -> str | None:
+        """Freeze the learner as the new ``latest`` opponent, keep the old one as a past self, register it."""
+        weights, arch = self._refresh_latest()
+        self.snapshots += 1
+        key = f"self@{self.num_timesteps}"
+        self.pool.add("past", key, policy_from_weights(weights, arch, deterministic=False, seed=self.cfg.seed + 1000 + self.snapshots))
+        if self.registry is None:
+            return None
+        info = self.registry.register(
+            self.name, weights, arch, env_spec=self.spec, algo=ALGO, steps=int(self.num_timesteps),
+            parent=self.parent, tags={"run": self.run_dir.name, "config": asdict(self.cfg)},
+        )
+        self.registry.set_alias(self.name, "latest", info.id)
+        self.parent = info.id
+        return info.id
+
+    def evaluate(self) -> dict[str, Any]:
+        """Win rates against each baseline (seats rotated), logged and stored; ``best`` moves on improvement."""
+        weights, arch = export_policy(self.model)
+        learner = policy_from_weights(weights, arch, deterministic=True, seed=0)
+        env = self.make_env()
+        row: dict[str, Any] = {"steps": int(self.num_timesteps), "time": time.time()}
+        for base in self.cfg.baselines:
+            opp = make_baseline(base, env, seed=self.cfg.seed + 7)
+            res = evaluate_vs(self.make_env, learner, opp, self.cfg.eval_games, seed=10_000 + len(self.history) * 1000, learner_agents=self.cfg.learner_agents)
+            row[f"win_rate_vs_{base}"] = res["win_rate"]
+            self.logger.record(f"eval/win_rate_vs_{base}", res["win_rate"])
+        self.history.append(row)
+        with open(self.run_dir / "eval.jsonl", "a") as f:
+            f.write(json.dumps(row) + "\n")
+        score = float(np.mean([row[f"win_rate_vs_{b}"] for b in self.cfg.baselines]))
+        if self.registry is not None:
+            ckpt = self.snapshot()
+            if ckpt is not None:
+                self.registry.record_eval(ckpt, row)
+                if score > self.best_score:
+                    self.registry.set_alias(self.name, "best", ckpt)
+        if self.bar is not None:
+            self.bar.set_postfix({k.replace("win_rate_vs_", "vs "): f"{v:.2f}" for k, v in row.items() if k.startswith("win_rate")})
+        self.best_score = max(self.best_score, score)
+        return row
+
+
+# -------------------------------------------------------------------- train
+def train(cfg: TrainConfig) -> dict[str, Any]:
+    """Run one training job; returns a summary (run dir, checkpoint ids, evaluations)."""
+    env_name = mz_envs.resolve(cfg.env)
+    cfg.env = env_name
+    run_name = f"{env_name}__ppo__{cfg.seed}__{int(time.time())}"
+    run_dir = Path(cfg.run_dir) / run_name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(to_yaml(cfg))
+
+    # Every RNG seeded: Python, numpy, torch, the games (through the VecEnv), the opponent draws.
+    random.seed(cfg.seed)
+    np.random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.torch_threads)
+
+    def make_env():
+        return mz_envs.make(env_name, **cfg.env_kwargs)
+
+    probe = make_env()
+    spec = EnvSpec.from_env(probe)
+    registry = None
+    if cfg.registry is not False:
+        from mythzoo.policies.registry import Registry
+
+        registry = Registry(cfg.registry)
+    name = cfg.name or f"{env_name}-ppo"
+
+    pool = OpponentPool(cfg.opponent_mix, seed=cfg.seed)
+    for base in cfg.baselines:
+        pool.add("baselines", f"baseline:{base}", make_baseline(base, probe, seed=cfg.seed))
+    for ref in cfg.opponents:
+        from mythzoo.policies.refs import load_policy
+
+        pool.add("past", f"ref:{ref}", load_policy(ref, probe, registry=registry, seed=cfg.seed))
+    vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool, cfg.learner_agents, seed=cfg.seed)
+
+    activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
+    model = MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm,
+        policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}, "activation_fn": activation},
+        tensorboard_log=str(run_dir),
+        seed=cfg.seed,
+        device="cpu",
+        verbose=0,
+    )
+    parent = None
+    if cfg.resume:
+        info = registry.resolve(cfg.resume)
+        if info.env_signature != spec.signature:
+            raise ValueError(f"checkpoint {info.id} was trained on another env layout ({info.env_signature} != {spec.signature})")
+        load_sb3_state(model, registry.load_weights(info.id))
+        model.num_timesteps = int(info.steps)
+        parent = info.id
+
+    callback = SelfPlayCallback(cfg, make_env, pool, spec, registry, name, parent, run_dir)
+    start, start_steps = time.time(), model.num_timesteps
+    model.learn(total_timesteps=cfg.total_timesteps, callback=callback, reset_num_timesteps=not cfg.resume, tb_log_name="tb")
+    elapsed = time.time() - start
+
+    final = callback.evaluate() if cfg.eval_games else {}
+    final_id = callback.snapshot() if not cfg.eval_games else callback.parent
+    summary = {
+        "run_dir": str(run_dir),
+        "checkpoint": final_id,
+        "name": name,
+        "steps": int(model.num_timesteps),
+        "seconds": round(elapsed, 1),
+        "steps_per_second": round((model.num_timesteps - start_steps) / max(elapsed, 1e-9), 1),
+        "final_eval": final,
+        "history": callback.history,
+        "games_finished": vec_env.finished_games,
+    }
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    vec_env.close()
+    return summary

@@ -1,0 +1,258 @@
+"""Many self-play games in one process, as one SB3 VecEnv, with batched opponents.
+
+The learner plays one seat per game (drawn each game from ``learner_agents``); every other seat
+is played by an opponent sampled from an :class:`OpponentPool`. After the learner's actions are
+applied, opponents move until the learner is to move again in every game, with ONE ``act_batch``
+call per opponent policy per round over all games where that policy is to move.
+
+Credit: a game can end on an opponent's move. The learner's reward is then read from the env's
+accumulated rewards for the learner's agent, so it always reaches the learner (PettingZoo's own
+SB3 tutorial lost it: PettingZoo issue #1147). The learner never sees an all-zero mask: it is
+only asked to act when it is the agent to move in a live game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from mythzoo.policies.base import BasePolicy
+
+
+class OpponentPool:
+    """Opponents by key, and the mix they are drawn from.
+
+    Categories: ``latest`` (the learner, frozen at its last snapshot), ``past`` (earlier
+    snapshots and registry checkpoints, weighted toward those the learner still loses to:
+    prioritized fictitious self-play), ``baselines`` (random, heuristic). ``mix`` gives each
+    category's probability; categories without members are skipped and the rest renormalized.
+    """
+
+    def __init__(self, mix: dict[str, float], seed: int = 0, pfsp_floor: float = 0.1):
+        unknown = set(mix) - {"latest", "past", "baselines"}
+        if unknown:
+            raise ValueError(f"unknown opponent categories {sorted(unknown)}; use latest, past, baselines")
+        if any(p < 0 for p in mix.values()) or sum(mix.values()) <= 0:
+            raise ValueError(f"opponent mix must be non-negative and not all zero: {mix}")
+        self.mix = dict(mix)
+        self.members: dict[str, list[str]] = {"latest": [], "past": [], "baselines": []}
+        self.policies: dict[str, BasePolicy] = {}
+        self.rng = np.random.default_rng(seed)
+        self.pfsp_floor = pfsp_floor
+        # Learner results against each opponent (exponential moving average of its score in [0, 1]).
+        self.score: dict[str, float] = {}
+        self.games: dict[str, int] = defaultdict(int)
+
+    def add(self, category: str, key: str, policy: BasePolicy) -> None:
+        """Add or replace an opponent."""
+        if key not in self.members[category]:
+            self.members[category].append(key)
+        self.policies[key] = policy
+
+    def sample(self) -> str:
+        """Draw an opponent key according to the mix (and PFSP weights within ``past``)."""
+        cats = [c for c, p in self.mix.items() if p > 0 and self.members[c]]
+        if not cats:
+            cats = [c for c in self.members if self.members[c]]
+            if not cats:
+                raise RuntimeError("the opponent pool is empty")
+            probs = np.full(len(cats), 1.0 / len(cats))
+        else:
+            probs = np.array([self.mix[c] for c in cats], dtype=np.float64)
+            probs /= probs.sum()
+        cat = cats[int(self.rng.choice(len(cats), p=probs))]
+        keys = self.members[cat]
+        if cat == "past" and len(keys) > 1:
+            w = np.array([1.0 - self.score.get(k, 0.5) + self.pfsp_floor for k in keys])
+            return keys[int(self.rng.choice(len(keys), p=w / w.sum()))]
+        return keys[int(self.rng.integers(len(keys)))]
+
+    def record(self, key: str, learner_score: float, alpha: float = 0.05) -> None:
+        """Update the learner's running score against ``key`` (1 win, 0.5 draw, 0 loss)."""
+        self.games[key] += 1
+        old = self.score.get(key, 0.5)
+        self.score[key] = old + alpha * (learner_score - old)
+
+
+class SelfPlayVecEnv(VecEnv):
+    """``num_envs`` games of one AEC env; the learner's side of each is one VecEnv slot."""
+
+    def __init__(
+        self,
+        make_env: Callable[[], Any],
+        num_envs: int,
+        pool: OpponentPool,
+        learner_agents: Sequence[str] | None = None,
+        seed: int = 0,
+    ):
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        self.games = [make_env() for _ in range(num_envs)]
+        e0 = self.games[0]
+        self.agents = list(e0.possible_agents)
+        self.learner_agents = list(learner_agents) if learner_agents else list(self.agents)
+        bad = [a for a in self.learner_agents if a not in self.agents]
+        if bad:
+            raise ValueError(f"learner agents {bad} are not agents of this env ({self.agents})")
+        first = self.learner_agents[0]
+        obs_space = e0.observation_space(first)["observation"]
+        act_space = e0.action_space(first)
+        for a in self.learner_agents:
+            if e0.observation_space(a)["observation"].shape != obs_space.shape or e0.action_space(a).n != act_space.n:
+                raise ValueError("all learner agents must share one observation and action size (one role)")
+        super().__init__(num_envs, spaces.Box(-np.inf, np.inf, obs_space.shape, np.float32), act_space)
+        self.pool = pool
+        self.rng = np.random.default_rng(seed)
+        self.next_seed = int(self.rng.integers(2**31))
+        self.learner = [""] * num_envs
+        self.seat_policy: list[dict[str, str]] = [{} for _ in range(num_envs)]
+        self.lengths = [0] * num_envs
+        self.starts = [0.0] * num_envs
+        self._obs = np.zeros((num_envs, obs_space.shape[0]), dtype=np.float32)
+        self._masks = np.zeros((num_envs, act_space.n), dtype=bool)
+        self._actions: np.ndarray | None = None
+        self.finished_games = 0
+
+    # ---------------------------------------------------------------- games
+    def _new_game(self, i: int) -> None:
+        env = self.games[i]
+        env.reset(seed=self.next_seed)
+        self.next_seed += 1
+        learner = self.learner_agents[int(self.rng.integers(len(self.learner_agents)))]
+        self.learner[i] = learner
+        self.seat_policy[i] = {a: self.pool.sample() for a in self.agents if a != learner}
+        self.lengths[i] = 0
+        self.starts[i] = time.time()
+
+    def _advance(self, idxs: Sequence[int]) -> list[tuple[int, float, bool, np.ndarray]]:
+        """Play opponents (batched) until each game has the learner to move or is over.
+        Returns the finished games as (index, learner reward, truncated, learner's last observation)."""
+        finished = []
+        pending = list(idxs)
+        while pending:
+            groups: dict[str, list[tuple[int, str, dict[str, np.ndarray]]]] = defaultdict(list)
+            still = []
+            for i in pending:
+                env = self.games[i]
+                agent = env.agent_selection
+                if env.terminations[agent] or env.truncations[agent]:
+                    learner = self.learner[i]
+                    obs = env.observe(learner)["observation"]
+                    finished.append((i, float(env._cumulative_rewards[learner]), bool(env.truncations[agent]), obs))
+                    continue
+                o = env.observe(agent)
+                if agent == self.learner[i]:
+                    self._obs[i] = o["observation"]
+                    self._masks[i] = o["action_mask"].astype(bool)
+                    continue
+                groups[self.seat_policy[i][agent]].append((i, agent, o))
+                still.append(i)
+            for key, items in groups.items():
+                policy = self.pool.policies[key]
+                obs = np.stack([o["observation"] for _, _, o in items])
+                masks = np.stack([o["action_mask"] for _, _, o in items])
+                actions = policy.act_batch(obs, masks, items[0][1])
+                for (i, _, _), a in zip(items, actions):
+                    self.games[i].step(int(a))
+            pending = still
+        return finished
+
+    # --------------------------------------------------------------- VecEnv
+    def reset(self) -> np.ndarray:
+        """Start a new game in every slot and return the learner's first observations."""
+        for i in range(self.num_envs):
+            self._new_game(i)
+        done = self._advance(range(self.num_envs))
+        self._restart(done, [{} for _ in range(self.num_envs)])
+        return self._obs.copy()
+
+    def _restart(self, finished: list[tuple[int, float, bool, np.ndarray]], infos: list[dict[str, Any]]) -> None:
+        # A game can end before the learner ever moves (an opponent's illegal move, a tiny turn cap): start another.
+        while finished:
+            idxs = [i for i, *_ in finished]
+            for i in idxs:
+                self._new_game(i)
+            finished = self._advance(idxs)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Store the learner's actions (one per game)."""
+        self._actions = np.asarray(actions)
+
+    def step_wait(self):
+        """Apply the learner's actions, let opponents reply, end/restart finished games."""
+        assert self._actions is not None, "step_async must come first"
+        n = self.num_envs
+        for i in range(n):
+            self.games[i].step(int(self._actions[i]))
+            self.lengths[i] += 1
+        finished = self._advance(range(n))
+        rewards = np.zeros(n, dtype=np.float32)
+        dones = np.zeros(n, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(n)]
+        for i, reward, truncated, last_obs in finished:
+            rewards[i] = reward
+            dones[i] = True
+            infos[i] = {
+                "terminal_observation": last_obs.copy(),
+                "TimeLimit.truncated": truncated,
+                "episode": {"r": reward, "l": self.lengths[i], "t": round(time.time() - self.starts[i], 6)},
+                "learner_agent": self.learner[i],
+                "opponents": dict(self.seat_policy[i]),
+            }
+            score = 1.0 if reward > 0 else 0.5 if reward == 0 else 0.0
+            for key in set(self.seat_policy[i].values()):
+                self.pool.record(key, score)
+            self.finished_games += 1
+        self._restart([f for f in finished], infos)
+        self._actions = None
+        return self._obs.copy(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game (never all zero)."""
+        return self._masks.copy()
+
+    def close(self) -> None:
+        """Close every game."""
+        for g in self.games:
+            g.close()
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        """Attributes of the games (SB3 VecEnv API)."""
+        return [getattr(self.games[i], attr_name) for i in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        """Set an attribute on the games (SB3 VecEnv API)."""
+        for i in self._get_indices(indices):
+            setattr(self.games[i], attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        """``action_masks`` answers from the batch; other methods are called on the games."""
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return [self._masks[i].copy() for i in idx]
+        return [getattr(self.games[i], method_name)(*method_args, **method_kwargs) for i in idx]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        """No gymnasium wrappers inside."""
+        return [False for _ in self._get_indices(indices)]
+
+    def has_attr(self, attr_name: str) -> bool:
+        """``action_masks`` is provided by the VecEnv itself (MaskablePPO checks for it)."""
+        return attr_name == "action_masks" or hasattr(self.games[0], attr_name)
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Reseed the game and seat draws."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+            self.next_seed = int(self.rng.integers(2**31))
+        return [seed] * self.num_envs
+
+    def get_images(self):
+        """No images: the games render as text."""
+        return [None] * self.num_envs
