@@ -41,7 +41,7 @@ class TrainConfig:
     snapshot_every: int = 100_000  # learner steps between snapshots (pool + registry)
     eval_every: int = 200_000  # learner steps between evaluations against the baselines
     eval_games: int = 100  # games per baseline per evaluation (seats rotated)
-    registry: str | None = None  # registry directory (None: $MYTHZOO_REGISTRY or ./registry)
+    registry: str | None = None  # registry directory (None: $MYTHZOO_REGISTRY or ./registry; "none": no registry)
     name: str | None = None  # checkpoint name in the registry (None: <env>-ppo)
     run_dir: str = "runs"  # where run folders (config, TensorBoard logs) go
     resume: str | None = None  # registry ref to continue training from

@@ -174,7 +174,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     probe = make_env()
     spec = EnvSpec.from_env(probe)
     registry = None
-    if cfg.registry is not False:
+    if cfg.registry != "none":  # "none": train without a registry (benchmarks, tests)
         from mythzoo.policies.registry import Registry
 
         registry = Registry(cfg.registry)

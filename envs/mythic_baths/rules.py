@@ -779,8 +779,8 @@ class MythicBathsRules:
             if s.turns_left <= 0:
                 self._game_over(s)
                 return
-        if not s.guest_deck and all(x < 0 for x in s.bath_guest):
-            self._game_over(s)  # nothing left to treat
+        if s.final_trigger < 0 and not s.guest_deck and all(x < 0 for x in s.bath_guest):
+            self._game_over(s)  # nothing left to treat (a last round in progress still gives everyone their turn)
             return
         s.current = (s.current + 1) % self.n
         s.main_done = s.bonus_done = 0

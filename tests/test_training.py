@@ -1,0 +1,121 @@
+"""Training: configs, opponent sampling, credit assignment, and a short end-to-end run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from mythzoo.envs import mythic_baths_v0
+from mythzoo.policies.base import RandomPolicy
+from mythzoo.training.config import CONFIG_ROOT, TrainConfig, from_dict, load_config
+from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+
+
+@pytest.mark.parametrize("path", sorted(CONFIG_ROOT.rglob("*.yaml")), ids=lambda p: str(p.relative_to(CONFIG_ROOT)))
+def test_every_config_file_loads_and_validates(path: Path) -> None:
+    cfg = load_config(path)
+    assert isinstance(cfg, TrainConfig)
+    assert cfg.total_timesteps > 0 and cfg.num_envs > 0
+
+
+def test_config_rejects_unknown_keys_and_bad_values() -> None:
+    with pytest.raises(ValueError, match="unknown config keys"):
+        from_dict({"totl_timesteps": 5})
+    with pytest.raises(ValueError, match="expected"):
+        from_dict({"num_envs": "many"})
+    with pytest.raises(ValueError, match="activation"):
+        from_dict({"activation": "sigmoid"})
+    with pytest.raises(ValueError, match="key=value"):
+        load_config(None, ["seed"])
+    assert load_config(None, ["seed=7", "net_arch=[32, 32]"]).net_arch == [32, 32]
+
+
+def test_opponent_sampling_follows_configured_mix() -> None:
+    pool = OpponentPool({"latest": 0.6, "past": 0.3, "baselines": 0.1}, seed=0)
+    pool.add("latest", "latest", RandomPolicy(0))
+    pool.add("past", "p1", RandomPolicy(1))
+    pool.add("baselines", "b1", RandomPolicy(2))
+    n = 20000
+    draws = [pool.sample() for _ in range(n)]
+    for key, p in (("latest", 0.6), ("p1", 0.3), ("b1", 0.1)):
+        frac = draws.count(key) / n
+        assert abs(frac - p) < 4 * np.sqrt(p * (1 - p) / n), (key, frac, p)
+
+
+def test_opponent_sampling_skips_empty_categories() -> None:
+    pool = OpponentPool({"latest": 0.5, "past": 0.5, "baselines": 0.0}, seed=0)
+    pool.add("latest", "latest", RandomPolicy(0))
+    assert {pool.sample() for _ in range(200)} == {"latest"}
+
+
+def test_past_selves_weighted_toward_those_the_learner_loses_to() -> None:
+    pool = OpponentPool({"past": 1.0}, seed=0)
+    pool.add("past", "easy", RandomPolicy(0))
+    pool.add("past", "hard", RandomPolicy(1))
+    for _ in range(200):
+        pool.record("easy", 1.0)
+        pool.record("hard", 0.0)
+    draws = [pool.sample() for _ in range(5000)]
+    assert draws.count("hard") > 3 * draws.count("easy")
+
+
+def _vec(num_envs: int = 8, num_players: int = 2, seed: int = 0) -> SelfPlayVecEnv:
+    pool = OpponentPool({"baselines": 1.0}, seed=seed)
+    pool.add("baselines", "random", RandomPolicy(seed))
+    return SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=num_players), num_envs, pool, seed=seed)
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_learner_gets_final_reward_when_an_opponent_ends_the_game(num_players: int) -> None:
+    vec = _vec(num_envs=8, num_players=num_players)
+    ended_by: dict[int, str] = {}  # game slot -> agent whose move ended its latest game
+    for i, game in enumerate(vec.games):
+        orig = game.step
+
+        def step(action, _i=i, _g=game, _orig=orig):
+            mover = _g.agent_selection
+            _orig(action)
+            if action is not None and all(_g.terminations.values()):
+                ended_by[_i] = mover
+
+        game.step = step
+    vec.reset()
+    rng = np.random.default_rng(0)
+    ended_by_opponent_with_reward = 0
+    finished = 0
+    while finished < 40:
+        masks = vec.action_masks()
+        assert masks.any(axis=1).all(), "the learner must never see an all-zero mask"
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, rewards, dones, infos = vec.step(actions)
+        for i in np.flatnonzero(dones):
+            finished += 1
+            info = infos[i]
+            assert rewards[i] == pytest.approx(info["episode"]["r"])
+            if info["TimeLimit.truncated"]:
+                assert rewards[i] == 0
+                continue
+            # Zero-sum with a decisive result: the learner's reward is +1 or -1/(n-1), never lost.
+            assert rewards[i] != 0 or num_players > 2
+            if ended_by[i] != info["learner_agent"] and rewards[i] != 0:
+                ended_by_opponent_with_reward += 1
+    assert ended_by_opponent_with_reward > 0
+
+
+def test_vecenv_is_deterministic_for_a_seed() -> None:
+    def rollout() -> list[float]:
+        vec = _vec(num_envs=4, seed=3)
+        obs = vec.reset()
+        rng = np.random.default_rng(1)
+        out = [float(obs.sum())]
+        for _ in range(200):
+            masks = vec.action_masks()
+            o, r, d, _ = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+            out.append(float(o.sum()) + float(r.sum()))
+        return out
+
+    assert rollout() == rollout()

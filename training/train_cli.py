@@ -1,0 +1,61 @@
+"""``mythzoo train <env> [--config FILE] [key=value ...]``: masked PPO self-play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from mythzoo.training.config import load_config, to_yaml
+
+
+def add_train_parser(subparsers: Any) -> None:
+    """Register the ``train`` subcommand."""
+    p = subparsers.add_parser(
+        "train",
+        help="train a masked-PPO agent by self-play against past selves and baselines",
+        description="Masked PPO self-play. Hyperparameters come from configs/<env>/ppo.yaml unless --config is given; "
+        "any key can be overridden as key=value (see training/config.py for every key).",
+    )
+    p.add_argument("env", help="env name, e.g. mythic_baths")
+    p.add_argument("--config", help="YAML config (a path, or relative to configs/, e.g. mythic_baths/quick.yaml)")
+    p.add_argument("--registry", help="registry directory (default $MYTHZOO_REGISTRY or ./registry)")
+    p.add_argument("--resume", help="registry ref to continue from (e.g. mythic_baths_v0-ppo@latest)")
+    p.add_argument("--dry-run", action="store_true", help="print the resolved config and exit")
+    p.add_argument("overrides", nargs="*", help="key=value overrides, e.g. total_timesteps=50000 seed=3")
+    p.set_defaults(func=run_train)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """Resolve the config, train, print the summary."""
+    from mythzoo import envs as mz_envs
+
+    try:
+        env_name = mz_envs.resolve(args.env)
+        overrides = list(args.overrides)
+        if args.registry:
+            overrides.append(f"registry={args.registry}")
+        if args.resume:
+            overrides.append(f"resume={args.resume}")
+        cfg = load_config(args.config, overrides, env=env_name)
+    except (KeyError, ValueError, FileNotFoundError) as e:
+        print(f"mythzoo train: {e}", file=sys.stderr)
+        return 2
+    if args.dry_run:
+        print(to_yaml(cfg))
+        return 0
+    from mythzoo.training.ppo import train
+
+    summary = train(cfg)
+    print(json.dumps({k: v for k, v in summary.items() if k != "history"}, indent=2, default=str))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry (tests call this)."""
+    parser = argparse.ArgumentParser(prog="mythzoo")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_train_parser(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
