@@ -119,3 +119,55 @@ def test_vecenv_is_deterministic_for_a_seed() -> None:
         return out
 
     assert rollout() == rollout()
+
+
+def _tiny_config(tmp_path: Path, **extra) -> TrainConfig:
+    overrides = {
+        "total_timesteps": 512, "num_envs": 4, "n_steps": 64, "batch_size": 128, "n_epochs": 1,
+        "net_arch": [16, 16], "snapshot_every": 256, "eval_every": 512, "eval_games": 4,
+        "registry": str(tmp_path / "registry"), "run_dir": str(tmp_path / "runs"), "progress": False,
+        "name": "tiny", **extra,
+    }
+    return from_dict(overrides)
+
+
+def test_short_training_run_registers_a_checkpoint_that_loads_and_plays(tmp_path: Path) -> None:
+    from mythzoo.policies.registry import Registry
+    from mythzoo.policies.refs import load_policy
+    from mythzoo.training.ppo import train
+
+    summary = train(_tiny_config(tmp_path))
+    assert summary["steps"] >= 512
+    run_dir = Path(summary["run_dir"])
+    assert (run_dir / "config.yaml").exists() and (run_dir / "summary.json").exists()
+    assert list(run_dir.rglob("events.out.tfevents.*")), "TensorBoard logs are written"
+    reg = Registry(tmp_path / "registry")
+    infos = reg.list("tiny")
+    assert len(infos) >= 2, "snapshots every 256 steps plus the final one"
+    latest = reg.resolve("tiny@latest")
+    assert latest.steps == max(i.steps for i in infos) and latest.parent is not None
+    assert reg.resolve("tiny@best").name == "tiny"
+    assert reg.evals(latest.id), "the periodic evaluation is stored with the checkpoint"
+    # The registered policy plays a whole game through the env API.
+    env = mythic_baths_v0.env(num_players=2)
+    policy = load_policy("tiny@latest", env, registry=reg, seed=0)
+    env.reset(seed=5)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else policy.act(obs["observation"], obs["action_mask"]))
+    assert not env.agents
+
+
+def test_resume_continues_from_the_saved_step_count(tmp_path: Path) -> None:
+    from mythzoo.policies.registry import Registry
+    from mythzoo.training.ppo import train
+
+    first = train(_tiny_config(tmp_path, eval_games=0))
+    reg = Registry(tmp_path / "registry")
+    start = reg.resolve("tiny@latest")
+    second = train(_tiny_config(tmp_path, eval_games=0, resume="tiny@latest", total_timesteps=start.steps + 256))
+    assert second["steps"] >= start.steps + 256
+    resumed = reg.resolve("tiny@latest")
+    assert resumed.steps == second["steps"] and resumed.id != start.id
+    assert start.id in [i.id for i in reg.lineage(resumed.id)]
+    assert first["checkpoint"] == start.id

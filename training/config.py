@@ -20,6 +20,7 @@ class TrainConfig:
     env: str = "mythic_baths_v0"  # env name (versioned or not)
     env_kwargs: dict[str, Any] = field(default_factory=lambda: {"num_players": 2})  # passed to env()
     total_timesteps: int = 1_000_000  # learner decisions to train for
+    max_minutes: float | None = None  # stop earlier when this much wall-clock time has passed
     seed: int = 0  # seeds torch, numpy, the games and the opponent draws
     num_envs: int = 64  # games played at once in one process (batched inference)
     n_steps: int = 128  # learner decisions per game per rollout (rollout = num_envs * n_steps)
@@ -87,6 +88,8 @@ def validate(cfg: TrainConfig) -> None:
     for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")
+    if cfg.max_minutes is not None and cfg.max_minutes <= 0:
+        raise ValueError("config max_minutes must be positive (or null for no limit)")
     if cfg.eval_games < 0:
         raise ValueError("config eval_games must be >= 0")
     if cfg.activation not in ("tanh", "relu"):

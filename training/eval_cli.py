@@ -103,9 +103,16 @@ def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
     """Load every ref once; a ref that does not load is a usage error."""
     from mythzoo.training.evaluate import check_refs
 
+    errors: tuple[type[Exception], ...] = (KeyError, ValueError, LookupError, OSError, RuntimeError)
+    try:
+        from mythzoo.policies.registry import RegistryError
+
+        errors += (RegistryError,)
+    except ImportError:
+        pass
     try:
         check_refs(env, refs, registry)
-    except (KeyError, ValueError, LookupError, FileNotFoundError, RuntimeError) as e:
+    except errors as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         raise _usage_error(f"cannot load policy: {msg}") from None
 

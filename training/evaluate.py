@@ -84,7 +84,8 @@ def _load_policy(ref: str, env: Any, registry: Any = None, seed: int | None = No
     else the baselines (``random``, ``heuristic``) directly. ``registry``: a Registry or its path."""
     refs = importlib.import_module("mythzoo.policies.refs") if importlib.util.find_spec("mythzoo.policies.refs") else None
     if refs is not None and hasattr(refs, "load_policy"):
-        return refs.load_policy(ref, env, registry=_open_registry(registry), seed=seed)
+        baseline = ref.strip() in BASELINES  # needs no registry: do not open one
+        return refs.load_policy(ref, env, registry=None if baseline else _open_registry(registry), seed=seed)
     if ref in BASELINES:
         from mythzoo.policies.baselines import make_baseline
 
@@ -874,8 +875,7 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
         labs = [result.labels[i] for i in order]
         m = np.array([[np.nan if result.cross_play[i][j] is None else result.cross_play[i][j] for j in order] for i in order], dtype=float)
         ax = fig.add_subplot(grid[1, :].subgridspec(1, 3, width_ratios=[1, 2, 1])[0, 1])
-        cmap = plt.get_cmap("RdBu").copy()
-        cmap.set_bad("#eeeeee")
+        cmap = plt.get_cmap("RdBu").with_extremes(bad="#eeeeee")
         im = ax.imshow(m, cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=fair, vmax=1.0))
         for a, i in enumerate(order):
             for b, j in enumerate(order):

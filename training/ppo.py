@@ -28,12 +28,14 @@ from mythzoo.training.config import TrainConfig, to_yaml
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
 
 ALGO = "maskable_ppo"
+SB3_PREFIX = "train.sb3."
 
 
 # ------------------------------------------------------------------ weights
 def export_policy(model: MaskablePPO) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The acting network in the registry's framework-free format (``layers.{i}.weight/bias``),
-    plus the full SB3 policy state (prefixed ``sb3.``) so training can resume from it."""
+    plus the full SB3 policy state (prefixed ``train.sb3.``: training state that acting ignores)
+    so training can resume from it."""
     policy = model.policy
     linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)] + [policy.action_net]
     weights = {}
@@ -41,7 +43,7 @@ def export_policy(model: MaskablePPO) -> tuple[dict[str, np.ndarray], dict[str, 
         weights[f"layers.{i}.weight"] = lin.weight.detach().cpu().numpy().copy()
         weights[f"layers.{i}.bias"] = lin.bias.detach().cpu().numpy().copy()
     for k, v in policy.state_dict().items():
-        weights[f"sb3.{k}"] = v.detach().cpu().numpy().copy()
+        weights[f"{SB3_PREFIX}{k}"] = v.detach().cpu().numpy().copy()
     act = policy.mlp_extractor.policy_net[1] if len(policy.mlp_extractor.policy_net) > 1 else None
     arch = {
         "type": "mlp",
@@ -55,17 +57,16 @@ def export_policy(model: MaskablePPO) -> tuple[dict[str, np.ndarray], dict[str, 
 
 def policy_from_weights(weights: dict[str, np.ndarray], arch: dict[str, Any], deterministic: bool, seed: int | None) -> BasePolicy:
     """A numpy policy from exported weights (no torch at acting time)."""
-    from mythzoo.policies.neural import MLPPolicy
+    from mythzoo.policies.neural import build_policy
 
-    acting = {k: v for k, v in weights.items() if k.startswith("layers.")}
-    return MLPPolicy(acting, arch, deterministic=deterministic, seed=seed)
+    return build_policy(weights, arch, deterministic=deterministic, seed=seed)
 
 
 def load_sb3_state(model: MaskablePPO, weights: dict[str, np.ndarray]) -> None:
     """Restore the SB3 policy (actor and critic) from exported weights."""
-    state = {k[4:]: torch.as_tensor(v) for k, v in weights.items() if k.startswith("sb3.")}
+    state = {k[len(SB3_PREFIX):]: torch.as_tensor(v) for k, v in weights.items() if k.startswith(SB3_PREFIX)}
     if not state:
-        raise ValueError("this checkpoint holds no SB3 training state (sb3.* tensors); it can be played, not resumed")
+        raise ValueError(f"this checkpoint holds no SB3 training state ({SB3_PREFIX}* tensors); it can be played, not resumed")
     model.policy.load_state_dict(state)
 
 
@@ -85,6 +86,7 @@ class SelfPlayCallback(BaseCallback):
         self.snapshots = 0
 
     def _on_training_start(self) -> None:
+        self.deadline = time.time() + 60 * self.cfg.max_minutes if self.cfg.max_minutes else None
         if self.cfg.progress:
             self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step", desc=f"train {self.cfg.env}", dynamic_ncols=True)
         self._refresh_latest()
@@ -98,6 +100,8 @@ class SelfPlayCallback(BaseCallback):
         if self.num_timesteps >= self.next_eval and self.cfg.eval_games:
             self.next_eval += self.cfg.eval_every
             self.evaluate()
+        if self.deadline is not None and time.time() >= self.deadline:
+            return False  # the wall-clock budget is spent: stop after this step
         return True
 
     def _on_training_end(self) -> None:
@@ -119,10 +123,9 @@ class SelfPlayCallback(BaseCallback):
             return None
         info = self.registry.register(
             self.name, weights, arch, env_spec=self.spec, algo=ALGO, steps=int(self.num_timesteps),
-            parent=self.parent, tags={"run": self.run_dir.name, "config": asdict(self.cfg)},
+            parent=self.parent, tags=[f"run:{self.run_dir.name}"], metrics={"config": asdict(self.cfg)},
         )
-        self.registry.set_alias(self.name, "latest", info.id)
-        self.parent = info.id
+        self.parent = info.id  # `latest` follows automatically (the highest version of the name)
         return info.id
 
     def evaluate(self) -> dict[str, Any]:

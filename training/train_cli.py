@@ -7,8 +7,6 @@ import json
 import sys
 from typing import Any
 
-from mythzoo.training.config import load_config, to_yaml
-
 
 def add_train_parser(subparsers: Any) -> None:
     """Register the ``train`` subcommand."""
@@ -30,6 +28,7 @@ def add_train_parser(subparsers: Any) -> None:
 def run_train(args: argparse.Namespace) -> int:
     """Resolve the config, train, print the summary."""
     from mythzoo import envs as mz_envs
+    from mythzoo.training.config import load_config, to_yaml
 
     try:
         env_name = mz_envs.resolve(args.env)

@@ -161,6 +161,8 @@ class MythzooAECEnv(AECEnv):
     def step(self, action: int | None) -> None:
         """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is already done)."""
         self._check_reset()
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has taken its final step; call reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -192,9 +194,9 @@ class MythzooAECEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self.rules.current_player(s)]
             return  # mid-game steps carry no reward: nothing to accumulate
+        # Rewards stay in ``rewards`` for this step (PettingZoo reads them there); the dead steps
+        # that follow a game's end clear them.
         self._accumulate_rewards()
-        for ag in self.agents:
-            self.rewards[ag] = 0.0
 
     def _end_illegal(self, agent: str, action: int) -> None:
         """What PettingZoo's TerminateIllegalWrapper does: the game ends, -1 for the offender."""
@@ -204,8 +206,6 @@ class MythzooAECEnv(AECEnv):
             self.rewards[ag] = -1.0 if ag == agent else 0.0
         self.infos[agent] = {**self.infos[agent], "illegal_action": int(action)}
         self._accumulate_rewards()
-        for ag in self.agents:
-            self.rewards[ag] = 0.0
 
     # ----------------------------------------------------------- observation
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -221,6 +221,12 @@ class MythzooAECEnv(AECEnv):
                 for a in self.rules.legal_actions(s):
                     mask[a] = 1
         return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, accumulated reward, termination, truncation and info of ``agent_selection``."""
+        if self.state_ is None:
+            self._check_reset()
+        return super().last(observe)
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """Legal action ids of ``agent`` (the agent to move by default); empty if it is not to move."""
@@ -288,33 +294,45 @@ class MythzooAECEnv(AECEnv):
             raise ValueError("state['aec'] must be a dict")
         try:
             agents = list(aec["agents"])
-            if any(a not in self._seat for a in agents):
-                raise ValueError(f"unknown agents in {agents}")
+            if len(set(agents)) != len(agents) or any(a not in self._seat for a in agents):
+                raise ValueError(f"aec['agents'] must list distinct agents of this env, got {agents}")
             sel = aec["agent_selection"]
             if sel not in agents and agents:
                 raise ValueError(f"agent_selection {sel!r} is not among the live agents")
-            dicts = {}
-            for key, cast in (("rewards", float), ("cumulative_rewards", float), ("terminations", bool), ("truncations", bool)):
+            dicts: dict[str, dict[str, Any]] = {}
+            for key in ("rewards", "cumulative_rewards", "terminations", "truncations", "infos"):
                 d = aec[key]
-                if set(d) != set(agents):
-                    raise ValueError(f"aec[{key!r}] must have exactly the live agents as keys")
-                dicts[key] = {a: cast(d[a]) for a in agents}
-            infos = aec["infos"]
-            if set(infos) != set(agents):
-                raise ValueError("aec['infos'] must have exactly the live agents as keys")
-            live = not self.rules.is_over(game) and not any(dicts["truncations"].values())
-            if live and sel != self.possible_agents[self.rules.current_player(game)]:
-                raise ValueError("agent_selection disagrees with the game's player to move")
+                if not isinstance(d, dict) or set(d) != set(agents):
+                    raise ValueError(f"aec[{key!r}] must be a dict with exactly the live agents as keys")
+                for a, v in d.items():
+                    if key in ("terminations", "truncations") and not isinstance(v, bool):
+                        raise ValueError(f"aec[{key!r}][{a!r}] must be a bool, got {v!r}")
+                    if key in ("rewards", "cumulative_rewards") and (isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v)):
+                        raise ValueError(f"aec[{key!r}][{a!r}] must be a finite number, got {v!r}")
+                    if key == "infos" and not isinstance(v, dict):
+                        raise ValueError(f"aec['infos'][{a!r}] must be a dict, got {type(v).__name__}")
+                dicts[key] = dict(d)
+            over = self.rules.is_over(game)
+            truncated = any(dicts["truncations"].values())
+            if not over and not truncated:
+                if set(agents) != set(self.possible_agents):
+                    raise ValueError("every agent is live while the game is on; aec['agents'] lacks some")
+                if any(dicts["terminations"].values()):
+                    raise ValueError("terminations are set but the game is not over")
+                if sel != self.possible_agents[self.rules.current_player(game)]:
+                    raise ValueError("agent_selection disagrees with the game's player to move")
+            elif over and not all(dicts["terminations"].values()):
+                raise ValueError("the game is over but some live agent is not terminated")
         except (KeyError, TypeError) as e:
             raise ValueError(f"malformed state['aec']: {e!r}") from e
         self.state_ = game
         self.agents = agents
         self.agent_selection = sel
-        self.rewards = dicts["rewards"]
-        self._cumulative_rewards = dicts["cumulative_rewards"]
+        self.rewards = {a: float(v) for a, v in dicts["rewards"].items()}
+        self._cumulative_rewards = {a: float(v) for a, v in dicts["cumulative_rewards"].items()}
         self.terminations = dicts["terminations"]
         self.truncations = dicts["truncations"]
-        self.infos = copy.deepcopy(infos)
+        self.infos = copy.deepcopy(dicts["infos"])
         self._skip_agent_selection = None
 
     def resample_hidden(self, agent: str, seed: int | None = None) -> dict[str, Any]:

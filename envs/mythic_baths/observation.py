@@ -74,6 +74,10 @@ class MythicBathsObserver:
     static bath row (flags, creature, needs) is precomputed, so a bath costs one slice copy.
     """
 
+    def __deepcopy__(self, memo: dict) -> "MythicBathsObserver":
+        """Static tables, never mutated: a deep copy of an env shares them."""
+        return self
+
     def __init__(self, rules: MythicBathsRules):
         self.rules = rules
         cs = rules.cs

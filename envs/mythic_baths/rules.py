@@ -90,6 +90,10 @@ STATE_FIELDS = tuple(f.name for f in fields(State) if f.name not in ("rng", "leg
 class MythicBathsRules:
     """Static tables for one card set and player count; every method takes the state it works on."""
 
+    def __deepcopy__(self, memo: dict) -> "MythicBathsRules":
+        """Static tables, never mutated: a deep copy of an env shares them."""
+        return self
+
     def __init__(self, cs: CardSet, num_players: int):
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 5:
             raise ValueError(f"Mythic Baths is for 2-5 players; num_players={num_players!r}")
@@ -930,12 +934,24 @@ class MythicBathsRules:
         """A copy consistent with what ``observer`` sees, with every hidden part redrawn.
 
         Hidden: other players' hands (sizes are public), the ingredient deck's order, the guest
-        deck's and manager deck's order, and the future shuffles (the RNG is reseeded).
+        deck's and manager deck's order, and the future shuffles (the RNG is reseeded). Mid-turn,
+        the observer also knows the player to move can go on (e.g. finish a treatment it began),
+        so draws that leave the mover without a legal action are rejected; after 100 such draws
+        the mover's hand is kept as it is.
         """
         rng = make_rng(seed)
+        for attempt in range(101):
+            keep_mover = attempt == 100 and s.current != observer
+            c = self._redraw(s, observer, rng, keep=s.current if keep_mover else -1)
+            c.legal = self._compute_legal(c)
+            if c.over or c.legal:
+                return c
+        raise AssertionError("unreachable: keeping the mover's hand reproduces a legal state")
+
+    def _redraw(self, s: State, observer: int, rng: np.random.Generator, keep: int) -> State:
         c = self.clone(s)
         pool = list(c.deck)
-        others = [p for p in range(self.n) if p != observer]
+        others = [p for p in range(self.n) if p != observer and p != keep]
         sizes = {}
         for p in others:
             sizes[p] = sum(c.hands[p])
@@ -951,6 +967,4 @@ class MythicBathsRules:
         c.guest_deck = [c.guest_deck[i] for i in rng.permutation(len(c.guest_deck))]
         c.manager_deck = [c.manager_deck[i] for i in rng.permutation(len(c.manager_deck))]
         c.rng = make_rng(int(rng.integers(2**63)))
-        c.legal = None
-        self._refresh_no_advance(c)
         return c

@@ -1,0 +1,94 @@
+"""Learner timesteps per second, PPO updates included: ``mythzoo train`` on Mythic Baths (2 players)
+against PettingZoo's SB3 action-mask tutorial setup on connect_four_v3 (one env, one forward pass
+per step, MaskablePPO defaults), measured in the same run.
+
+    python benchmarks/bench_train.py [--rollouts 2] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+import numpy as np
+import torch
+
+
+def bench_tutorial(steps: int, seed: int = 0) -> float:
+    """The tutorial's code path: SB3ActionMaskWrapper + ActionMasker + MaskablePPO(MaskableActorCriticPolicy)."""
+    import gymnasium
+    import pettingzoo.utils
+    from pettingzoo.classic import connect_four_v3
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    # The tutorial's wrapper; gymnasium>=1.0's ActionMasker also wants it to be a gymnasium.Env.
+    class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
+        def reset(self, seed=None, options=None):
+            super().reset(seed, options)
+            self.observation_space = super().observation_space(self.possible_agents[0])["observation"]
+            self.action_space = super().action_space(self.possible_agents[0])
+            return self.observe(self.agent_selection), {}
+
+        def step(self, action):
+            current_agent = self.agent_selection
+            super().step(action)
+            next_agent = self.agent_selection
+            return (
+                self.observe(next_agent),
+                self._cumulative_rewards[current_agent],
+                self.terminations[current_agent],
+                self.truncations[current_agent],
+                self.infos[current_agent],
+            )
+
+        def observe(self, agent):
+            return super().observe(agent)["observation"]
+
+        def action_mask(self):
+            return super().observe(self.agent_selection)["action_mask"]
+
+    env = SB3ActionMaskWrapper(connect_four_v3.env())
+    env.reset(seed=seed)
+    env = ActionMasker(env, lambda e: e.action_mask())
+    model = MaskablePPO(MaskableActorCriticPolicy, env, verbose=0, seed=seed, device="cpu")
+    t = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    return model.num_timesteps / (time.perf_counter() - t)
+
+
+def bench_mythzoo(rollouts: int, seed: int = 0) -> tuple[float, int]:
+    """``mythzoo train mythic_baths`` with the shipped config, no registry and no evaluations."""
+    from mythzoo.training.config import load_config
+    from mythzoo.training.ppo import train
+
+    cfg = load_config("mythic_baths/ppo.yaml", [f"seed={seed}", "registry=none", "eval_games=0", "progress=false", "run_dir=/tmp/mythzoo-bench-runs"])
+    cfg.total_timesteps = rollouts * cfg.num_envs * cfg.n_steps
+    cfg.snapshot_every = cfg.num_envs * cfg.n_steps  # one snapshot per rollout, as in real training
+    summary = train(cfg)
+    return summary["steps_per_second"], summary["steps"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rollouts", type=int, default=2, help="mythzoo rollouts (64 games x 128 steps each)")
+    ap.add_argument("--tutorial-steps", type=int, default=4096, help="tutorial timesteps (2 of its 2048-step rollouts)")
+    ap.add_argument("--json", help="write the figures here")
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    print(f"python {platform.python_version()}, numpy {np.__version__}, torch {torch.__version__}, {platform.machine()}")
+    tut = bench_tutorial(args.tutorial_steps)
+    print(f"tutorial connect_four_v3 MaskablePPO : {tut:8.0f} learner steps/s")
+    ours, steps = bench_mythzoo(args.rollouts)
+    print(f"mythzoo train mythic_baths (2p)     : {ours:8.0f} learner steps/s over {steps} steps")
+    print(f"ratio mythzoo / tutorial            : {ours / tut:8.2f}x (target 5x)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"tutorial_steps_per_s": tut, "mythzoo_steps_per_s": ours, "ratio": ours / tut}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,360 @@
+"""The ``mythzoo`` command line (also ``python -m mythzoo``).
+
+Each subcommand is one ``add_<name>(subparsers)`` function that declares its arguments and sets
+``func``, a ``(args) -> int`` handler; ``main`` parses and dispatches. Modules are imported only
+when their subcommand runs, so ``mythzoo envs`` needs neither torch nor the tools extra.
+Bad input prints ``mythzoo: error: ...`` and returns 2.
+
+Subcommands:
+- ``mythzoo envs``: the available environments.
+- ``mythzoo demo``: uniform-random legal play of every env and player count, summarised.
+- ``mythzoo train``: masked-PPO self-play against past selves and baselines (training extra).
+- ``mythzoo eval``: seat-balanced tournament with win rates, Wilson intervals and OpenSkill ratings.
+- ``mythzoo replay``: re-play and check a game record.
+- ``mythzoo play``: play in the terminal against policies.
+- ``mythzoo registry``: the checkpoint registry (ls, show, alias, rm, export, import, verify).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from mythzoo import __version__
+
+MAX_PROBED_PLAYERS = 8
+DEMO_GAMES = 750
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as ``mythzoo: error: ...`` with exit code 2."""
+
+
+# ------------------------------------------------------------------ helpers
+def _env_registry() -> dict[str, tuple[Any, str, str]]:
+    from mythzoo.envs import ENVS
+
+    return ENVS
+
+
+def _resolve_env(name: str) -> str:
+    """The versioned env name for ``name``, or a :class:`UsageError` listing the available ones."""
+    from mythzoo.envs import ALIASES, resolve
+
+    try:
+        return resolve(name)
+    except KeyError:
+        names = sorted(_env_registry())
+        aliases = sorted(f"{a} (= {v})" for a, v in ALIASES.items())
+        raise UsageError(f"unknown env {name!r}; available: {', '.join(names + aliases)}") from None
+
+
+@lru_cache(maxsize=None)
+def player_counts(name: str) -> tuple[int, ...]:
+    """Player counts env ``name`` accepts, found by constructing it (an env without ``num_players`` gives ``(0,)``)."""
+    module = _env_registry()[name][0]
+    counts = []
+    for n in range(1, MAX_PROBED_PLAYERS + 1):
+        try:
+            module.env(num_players=n)
+        except ValueError:
+            continue
+        except TypeError:  # no num_players argument: one fixed player count
+            return (0,)
+        counts.append(n)
+    return tuple(counts)
+
+
+def _make_env(name: str, num_players: int) -> Any:
+    module = _env_registry()[name][0]
+    return module.env() if num_players == 0 else module.env(num_players=num_players)
+
+
+def _span(values: Sequence[int]) -> str:
+    """``2-5`` for a contiguous run, ``2, 4`` otherwise."""
+    if len(values) > 2 and list(values) == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}-{values[-1]}"
+    return ", ".join(str(v) for v in values)
+
+
+def format_table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
+    """A monospace table; numeric columns are right-aligned."""
+    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    numeric = [all(isinstance(r[i], (int, float, np.integer, np.floating)) for r in rows) and bool(rows) for i in range(len(header))]
+
+    def line(r: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric)).rstrip()
+
+    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# ---------------------------------------------------------------- mythzoo envs
+def _add_envs(sub: Any) -> None:
+    p = sub.add_parser("envs", help="list the available environments", description="List the available environments.")
+    p.set_defaults(func=cmd_envs)
+
+
+def cmd_envs(args: argparse.Namespace) -> int:
+    """Print one row per registered env: name, PettingZoo id, players, sizes, description."""
+    rows = []
+    for name, (_, pz_id, desc) in _env_registry().items():
+        counts = player_counts(name)
+        env = _make_env(name, counts[0])
+        agent = env.possible_agents[0]
+        obs = env.observation_space(agent)["observation"].shape[0]
+        rows.append([name, pz_id, _span(counts) if counts != (0,) else str(len(env.possible_agents)), obs, env.action_space(agent).n, desc])
+    print(format_table(rows, ["env", "PettingZoo id", "players", "obs size", "actions", "description"]))
+    return 0
+
+
+# ---------------------------------------------------------------- mythzoo demo
+@dataclass
+class GameRecord:
+    """What one finished random game reports back."""
+
+    env: str
+    players: int
+    decisions: int
+    turns: int
+    scores: list[float]
+    natural: bool  # ended by the rules, not by the turn cap
+    first_seat_win: float  # seat 0's share of the win (ties share; 0 if truncated)
+    seconds: float
+
+
+def game_seeds(seed: int, env: str, players: int, index: int) -> tuple[int, np.random.Generator]:
+    """The env seed and the policy Generator of game ``index``; independent of how games are split among workers."""
+    ss = np.random.SeedSequence([seed, zlib.crc32(env.encode()), players, index])
+    env_ss, policy_ss = ss.spawn(2)
+    return int(env_ss.generate_state(1)[0]), np.random.Generator(np.random.PCG64(policy_ss))
+
+
+_WORKER_ENVS: dict[tuple[str, int], Any] = {}
+
+
+def play_random_game(env_name: str, players: int, seed: int, index: int) -> GameRecord:
+    """Play one game between uniform-random legal policies through the AEC API."""
+    key = (env_name, players)
+    env = _WORKER_ENVS.get(key)
+    if env is None:
+        env = _WORKER_ENVS[key] = _make_env(env_name, players)
+    env_seed, rng = game_seeds(seed, env_name, players, index)
+    start = time.perf_counter()
+    env.reset(seed=env_seed)
+    decisions = 0
+    final: dict[str, float] = {}
+    truncated = False
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            final[agent] = float(reward)
+            truncated |= bool(trunc)
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(legal[rng.integers(legal.size)])
+            decisions += 1
+        env.step(action)
+    seconds = time.perf_counter() - start
+    raw = env.unwrapped
+    rules, state = raw.rules, raw.state_
+    scores = [float(x) for x in rules.scores(state)] if hasattr(rules, "scores") else [final.get(a, 0.0) for a in raw.possible_agents]
+    natural = rules.is_over(state) and not truncated
+    share = 0.0
+    if natural and final:
+        best = max(final.values())
+        winners = [a for a, r in final.items() if r == best]
+        if best > min(final.values()) and raw.possible_agents[0] in winners:
+            share = 1.0 / len(winners)
+    return GameRecord(env_name, players, decisions, rules.turns_played(state), scores, natural, share, seconds)
+
+
+def _play_chunk(task: tuple[str, int, int, int, int]) -> list[GameRecord]:
+    env_name, players, seed, first, count = task
+    return [play_random_game(env_name, players, seed, i) for i in range(first, first + count)]
+
+
+def _add_demo(sub: Any) -> None:
+    p = sub.add_parser(
+        "demo",
+        help="play random games of every env and player count and summarise them",
+        description="Play games between uniform-random legal policies for every available env and player "
+        "count (through the PettingZoo AEC API) and print a summary per env and player count.",
+    )
+    p.add_argument("--games", type=_positive_int, default=DEMO_GAMES, help=f"games per env and player count (default {DEMO_GAMES})")
+    p.add_argument("--seed", type=int, default=0, help="seed of every game and policy draw (default 0)")
+    p.add_argument("--workers", type=_positive_int, default=None, help="worker processes (default: one per available core)")
+    p.add_argument("--env", action="append", default=None, metavar="NAME", help="only this env (repeatable; default: all)")
+    p.add_argument("--players", type=_positive_int, nargs="+", default=None, metavar="N", help="only these player counts")
+    p.set_defaults(func=cmd_demo)
+
+
+def _demo_configs(envs: Iterable[str] | None, players: Sequence[int] | None) -> list[tuple[str, int]]:
+    names = [_resolve_env(e) for e in envs] if envs else list(_env_registry())
+    names = list(dict.fromkeys(names))
+    configs = []
+    for name in names:
+        counts = player_counts(name)
+        chosen = counts if players is None else [n for n in players if n in counts]
+        if not chosen:
+            raise UsageError(f"env {name!r} supports {_span(counts)} players, not {_span(sorted(set(players or [])))}")
+        configs += [(name, n) for n in chosen]
+    return configs
+
+
+def summarise(records: Sequence[GameRecord]) -> list[list[object]]:
+    """One summary row per (env, players), in first-seen order."""
+    groups: dict[tuple[str, int], list[GameRecord]] = {}
+    for r in records:
+        groups.setdefault((r.env, r.players), []).append(r)
+    rows = []
+    for (env, n), rs in groups.items():
+        g = len(rs)
+        natural = [r for r in rs if r.natural]
+        decisions = sum(r.decisions for r in rs)
+        seconds = sum(r.seconds for r in rs)
+        rows.append([
+            env, n if n else "-", g,
+            round(decisions / g, 1),
+            round(sum(r.turns for r in rs) / g, 1),
+            round(sum(max(r.scores) for r in rs) / g, 1),
+            round(sum(max(r.scores) - min(r.scores) for r in rs) / g, 1),
+            f"{100 * len(natural) / g:.1f}%",
+            f"{100 * (g - len(natural)) / g:.1f}%",
+            f"{100 * sum(r.first_seat_win for r in natural) / len(natural):.1f}%" if natural else "-",
+            round(decisions / seconds) if seconds > 0 else 0,
+        ])
+    return rows
+
+
+DEMO_HEADER = ["env", "players", "games", "decisions/game", "turns/game", "winner VP", "VP spread", "ended", "truncated", "seat-0 wins", "decisions/s"]
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play ``--games`` random games per env and player count, with a progress bar, then print the summary."""
+    from tqdm import tqdm
+
+    configs = _demo_configs(args.env, args.players)
+    workers = args.workers or _default_workers()
+    chunk = max(1, min(25, args.games // (4 * workers) or 1))
+    tasks = [(name, n, args.seed, first, min(chunk, args.games - first)) for name, n in configs for first in range(0, args.games, chunk)]
+    total = args.games * len(configs)
+    print(f"mythzoo demo: {args.games} games x {len(configs)} env/player-count configurations, uniform-random legal play, "
+          f"seed {args.seed}, {workers} worker{'s' if workers > 1 else ''}", flush=True)
+    records: list[GameRecord] = []
+    start = time.perf_counter()
+    with tqdm(total=total, unit="game", desc="demo", dynamic_ncols=True) as bar:
+        if workers == 1:
+            for task in tasks:
+                done = _play_chunk(task)
+                records += done
+                bar.update(len(done))
+        else:
+            # spawn: workers start clean on every platform (no fork of a threaded parent)
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(workers) as pool:
+                for done in pool.imap_unordered(_play_chunk, tasks):
+                    records += done
+                    bar.update(len(done))
+    wall = time.perf_counter() - start
+    order = {c: i for i, c in enumerate(configs)}
+    records.sort(key=lambda r: order[(r.env, r.players)])
+    print()
+    print(format_table(summarise(records), DEMO_HEADER))
+    decisions = sum(r.decisions for r in records)
+    print()
+    print("winner VP: mean VP of the game's leader; VP spread: mean leader minus last; ended/truncated: by the rules / by the turn cap;")
+    print("seat-0 wins: share of naturally ended games won by the first player (ties shared; fair is 1/players);")
+    print("decisions/s: per worker process, including reset and observation.")
+    print(f"{len(records)} games, {decisions} decisions in {wall:.1f} s wall ({decisions / wall:,.0f} decisions/s over {workers} worker{'s' if workers > 1 else ''})")
+    return 0
+
+
+# ---------------------------------------------------------------------- main
+def _add_train(sub: Any) -> None:
+    from mythzoo.training.train_cli import add_train_parser
+
+    add_train_parser(sub)
+
+
+def _add_eval(sub: Any) -> None:
+    from mythzoo.training.eval_cli import add_eval_parser
+
+    add_eval_parser(sub)  # adds `eval` and `replay`
+
+
+def _add_play(sub: Any) -> None:
+    from mythzoo.training.play_cli import add_play_parser
+
+    add_play_parser(sub)
+
+
+def _add_registry(sub: Any) -> None:
+    from mythzoo.policies.registry_cli import add_registry_parser
+
+    add_registry_parser(sub)
+
+
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_envs, _add_demo, _add_train, _add_eval, _add_play, _add_registry]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="mythzoo", description="Mythic tabletop games as PettingZoo environments.")
+    parser.add_argument("--version", action="version", version=f"mythzoo {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mythzoo`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse exits on --help (0) and on bad input (2)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"mythzoo {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
