@@ -14,7 +14,7 @@ DEPS := pyproject.toml constraints.txt
 help:
 	@echo "make demo   set up .venv and run the main job (mythzoo demo)"
 	@echo "make test   set up .venv with the dev extra and run every test"
-	@echo "make bench  decisions/s benchmark (benchmarks/bench_envs.py)"
+	@echo "make bench  decisions/s benchmark (benchmarks/bench_envs.py; options in BENCH_ARGS=...)"
 	@echo "make docs   regenerate the generated docs (docs/gen_env_docs.py)"
 	@echo "make clean  remove .venv, caches and build outputs"
 
@@ -26,7 +26,7 @@ $(VENV)/.installed: $(DEPS) | $(VPY)
 	$(PIP_INSTALL) -e .
 	@touch $@
 
-# The project with the dev extra (pytest, pytest-xdist, PettingZoo classic games for the benchmark).
+# The project with the dev extra: everything the tests and the benchmark need.
 $(VENV)/.installed-dev: $(DEPS) | $(VPY)
 	$(PIP_INSTALL) -e '.[dev]'
 	@touch $(VENV)/.installed $@
@@ -38,7 +38,7 @@ test: $(VENV)/.installed-dev
 	$(VPY) -m pytest -q -n 2
 
 bench: $(VENV)/.installed-dev
-	$(VPY) benchmarks/bench_envs.py
+	$(VPY) benchmarks/bench_envs.py $(BENCH_ARGS)
 
 docs: $(VENV)/.installed
 	$(VPY) docs/gen_env_docs.py

@@ -340,7 +340,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mythzoo`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        # `key=value` overrides may follow options (`train env --config f a=1`), which argparse's
+        # positional matching cannot place; subcommands that take overrides collect them here.
+        if extra and hasattr(args, "overrides") and all("=" in x and not x.startswith("-") for x in extra):
+            args.overrides = list(args.overrides or []) + extra
+        elif extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as e:  # argparse exits on --help (0) and on bad input (2)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     if args.command is None:

@@ -19,7 +19,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--fuzz-games", type=int, default=DEFAULT_FUZZ_GAMES, help="random games per player count in test_simulation.py (default %(default)s)")
     group.addoption("--fuzz-chunk", type=int, default=13, help="games per test item, so xdist can spread long runs (default %(default)s)")
     group.addoption("--fuzz-seed", type=int, default=0, help="seed of the first fuzz game (default %(default)s)")
-    group.addoption("--fuzz-thorough", action="store_true", help="run every harness check at every step (about 2x slower)")
+    group.addoption("--fuzz-thorough", action="store_true", help="run every harness check at every step (about 3x slower)")
 
 
 @pytest.fixture

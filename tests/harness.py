@@ -123,7 +123,7 @@ class Options:
 
     @classmethod
     def thorough(cls) -> Options:
-        """Every per-step check at every step (about 2x slower); forks and env-level copies more often."""
+        """Every per-step check at every step (about 3x slower); forks and env-level copies more often."""
         return cls(exact_every=1, env_exact_every=10, illegal_samples=8, hidden_every=1, fork_every=20, compare_every=5)
 
 

@@ -19,6 +19,7 @@ class TrainConfig:
 
     env: str = "mythic_baths_v0"  # env name (versioned or not)
     env_kwargs: dict[str, Any] = field(default_factory=lambda: {"num_players": 2})  # passed to env()
+    eval_env_kwargs: dict[str, Any] | None = None  # env() arguments for evaluations (None: env_kwargs)
     total_timesteps: int = 1_000_000  # learner decisions to train for
     max_minutes: float | None = None  # stop earlier when this much wall-clock time has passed
     seed: int = 0  # seeds torch, numpy, the games and the opponent draws

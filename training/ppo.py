@@ -174,6 +174,11 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     def make_env():
         return mz_envs.make(env_name, **cfg.env_kwargs)
 
+    def make_eval_env():
+        # Evaluations may use other env arguments than training (e.g. train on a shaped reward,
+        # judge on the official win/loss one).
+        return mz_envs.make(env_name, **(cfg.eval_env_kwargs if cfg.eval_env_kwargs is not None else cfg.env_kwargs))
+
     probe = make_env()
     spec = EnvSpec.from_env(probe)
     registry = None
@@ -221,7 +226,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         model.num_timesteps = int(info.steps)
         parent = info.id
 
-    callback = SelfPlayCallback(cfg, make_env, pool, spec, registry, name, parent, run_dir)
+    callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir)
     start, start_steps = time.time(), model.num_timesteps
     model.learn(total_timesteps=cfg.total_timesteps, callback=callback, reset_num_timesteps=not cfg.resume, tb_log_name="tb")
     elapsed = time.time() - start

@@ -61,6 +61,7 @@ class MythzooAECEnv(AECEnv):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
     env_name: str = "mythzoo_game_v0"
+    shaped: bool = False  # True: per-step rewards from _potential (a game's shaped reward mode)
 
     def __init__(
         self,
@@ -100,6 +101,7 @@ class MythzooAECEnv(AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(self._action_sizes[i]) for i, a in enumerate(self.possible_agents)}
         self.state_: Any = None
+        self._pot: list[float] = []
 
     # ----------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -143,6 +145,8 @@ class MythzooAECEnv(AECEnv):
             raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
         self.state_ = self.rules.initial_state(None if seed is None else int(seed))
         self._start_episode()
+        if self.shaped:
+            self._pot = self._potential(self.state_)
 
     def _start_episode(self) -> None:
         self.agents = list(self.possible_agents)
@@ -183,6 +187,8 @@ class MythzooAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rules.apply(s, a, checked=True)
+        if self.shaped:
+            return self._step_shaped(s)
         if self.rules.is_over(s):
             final = self._final_rewards(s)
             for i, ag in enumerate(self.agents):
@@ -197,6 +203,31 @@ class MythzooAECEnv(AECEnv):
         # Rewards stay in ``rewards`` for this step (PettingZoo reads them there); the dead steps
         # that follow a game's end clear them.
         self._accumulate_rewards()
+
+    def _step_shaped(self, s: Any) -> None:
+        """Potential-based shaping: every step pays each seat the change of its potential; the end adds
+        the final rewards. The shaping terms telescope, so a game's total is final + end potential."""
+        pot = self._potential(s)
+        old = self._pot
+        for ag in self.agents:
+            i = self._seat[ag]
+            self.rewards[ag] = pot[i] - old[i]
+        self._pot = pot
+        if self.rules.is_over(s):
+            final = self._final_rewards(s)
+            for ag in self.agents:
+                self.rewards[ag] += float(final[self._seat[ag]])
+                self.terminations[ag] = True
+        elif self.max_turns is not None and self.rules.turns_played(s) >= self.max_turns:
+            for ag in self.agents:
+                self.truncations[ag] = True
+        else:
+            self.agent_selection = self.possible_agents[self.rules.current_player(s)]
+        self._accumulate_rewards()
+
+    def _potential(self, s: Any) -> list[float]:
+        """Per-seat shaping potential (games with a shaped reward mode override)."""
+        raise NotImplementedError
 
     def _end_illegal(self, agent: str, action: int) -> None:
         """What PettingZoo's TerminateIllegalWrapper does: the game ends, -1 for the offender."""
@@ -333,6 +364,8 @@ class MythzooAECEnv(AECEnv):
         self.terminations = dicts["terminations"]
         self.truncations = dicts["truncations"]
         self.infos = copy.deepcopy(dicts["infos"])
+        if self.shaped:
+            self._pot = self._potential(game)
         self._skip_agent_selection = None
 
     def resample_hidden(self, agent: str, seed: int | None = None) -> dict[str, Any]:

@@ -6,8 +6,10 @@ Agents             ``player_0`` ... ``player_{n-1}``, ``num_players`` = 2..5
 Actions            ``Discrete(132)`` (5 ingredient types); a turn is several decisions
 Observations       ``Dict(observation=Box(float32, (L,)), action_mask=Box(int8, (132,)))``,
                    the same sizes for every player count, from the observer's seat
-Rewards            at the end; ``zero_sum`` (default): a sole winner +1, the others
-                   -1/(n-1), ties share; ``score``: VP minus the others' mean VP, /100
+Rewards            ``zero_sum`` (default), at the end: a sole winner +1, the others
+                   -1/(n-1), ties share; ``score``, at the end: VP minus the others'
+                   mean VP, /100; ``dense``: every step pays the change of that VP
+                   margin, and the end adds the zero-sum result (all modes zero-sum)
 Truncation         after ``max_turns`` turns (default 120 per player)
 =================  =====================================================================
 """
@@ -24,7 +26,7 @@ from mythzoo.envs.mythic_baths.observation import MythicBathsObserver
 from mythzoo.envs.mythic_baths.render import render_text
 from mythzoo.envs.mythic_baths.rules import MythicBathsRules
 
-REWARD_MODES = ("zero_sum", "score")
+REWARD_MODES = ("zero_sum", "score", "dense")
 SCORE_SCALE = 100.0
 TURNS_PER_PLAYER = 120
 
@@ -51,6 +53,7 @@ class raw_env(MythzooAECEnv):
         if max_turns is None:
             max_turns = TURNS_PER_PLAYER * num_players
         self.reward_mode = reward_mode
+        self.shaped = reward_mode == "dense"
         super().__init__(
             rules,
             MythicBathsObserver(rules),
@@ -62,6 +65,12 @@ class raw_env(MythzooAECEnv):
             max_turns=max_turns,
         )
         self.card_set = cs
+
+    def _potential(self, s: Any) -> list[float]:
+        """``dense`` mode: the VP margin (own VP minus the others' mean, /100); each step pays its change."""
+        sc = self.rules.scores(s)
+        n, total = self.rules.n, sum(sc)
+        return [(sc[p] - (total - sc[p]) / (n - 1)) / SCORE_SCALE for p in range(n)]
 
     def _final_rewards(self, s: Any) -> list[float]:
         n = self.rules.n
