@@ -12,7 +12,7 @@ DEPS := pyproject.toml constraints.txt
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make demo   set up .venv and run the main job (mythzoo demo)"
+	@echo "make demo   set up .venv, train a small agent (quick preset), register and evaluate it"
 	@echo "make test   set up .venv with the dev extra and run every test"
 	@echo "make bench  decisions/s benchmark (benchmarks/bench_envs.py; options in BENCH_ARGS=...)"
 	@echo "make docs   regenerate the generated docs (docs/gen_env_docs.py)"
@@ -26,13 +26,21 @@ $(VENV)/.installed: $(DEPS) | $(VPY)
 	$(PIP_INSTALL) -e .
 	@touch $@
 
+# The project with the training extra (torch, SB3, sb3-contrib) and the tools extra (registry, ratings, plots).
+$(VENV)/.installed-train: $(DEPS) | $(VPY)
+	$(PIP_INSTALL) -e '.[train]'
+	@touch $(VENV)/.installed $@
+
 # The project with the dev extra: everything the tests and the benchmark need.
 $(VENV)/.installed-dev: $(DEPS) | $(VPY)
 	$(PIP_INSTALL) -e '.[dev]'
-	@touch $(VENV)/.installed $@
+	@touch $(VENV)/.installed $(VENV)/.installed-train $@
 
-demo: $(VENV)/.installed
-	$(VPY) -m mythzoo demo
+# The main job: train a small agent with the quick preset, register it, judge it against the baselines.
+demo: $(VENV)/.installed-train
+	$(VPY) -m mythzoo train mythic_baths --config mythic_baths/quick.yaml --registry registry name=demo
+	$(VPY) -m mythzoo eval mythic_baths demo@latest heuristic random --games 120 --workers 2 --registry registry --json runs/demo_eval.json --plot runs/demo_eval.png
+	@echo "Plot: runs/demo_eval.png   Results: runs/demo_eval.json   Checkpoint: demo@latest in ./registry"
 
 test: $(VENV)/.installed-dev
 	$(VPY) -m pytest -q -n 2

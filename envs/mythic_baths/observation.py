@@ -111,6 +111,41 @@ class MythicBathsObserver:
         """Every seat shares one layout."""
         return self._layout
 
+    def bath_block(self, s: State, seat: int) -> list[float]:
+        """The bath rows of ``seat``'s view: each guest's precomputed row, then what changed."""
+        R, T, n = self.rules, self.rules.T, self.rules.n
+        bw = self.bath_w
+        v = [0.0] * (R.num_baths * bw)
+        table, trouble = self.bath_rows, self.trouble_of
+        tatz, owl, sea = R.adjacency(s)
+        fneeds = self.f_needs
+        for b, x in enumerate(s.bath_guest):
+            base = b * bw
+            if x < 0:
+                v[base] = 1.0
+                if s.bath_dirty[b]:
+                    v[base + 1] = 1.0
+            else:
+                v[base : base + bw] = table[x]
+                if trouble[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
+                    filled, needs = s.bath_filled[b], self.needs_of[x]
+                    v[base + 8] = 1.0
+                    v[base + 9] = len(s.bath_cards[b]) / 6.0
+                    v[base + 10] = float(s.bath_extra[b])
+                    v[base + fneeds : base + fneeds + T] = [(needs[t] - filled[t]) / 3.0 for t in range(T)]
+            if tatz[b]:
+                v[base + 5] = float(tatz[b])
+            if owl[b]:
+                v[base + 6] = float(owl[b])
+            if sea[b]:
+                v[base + 7] = float(sea[b])
+        fn = self.f_nourish
+        for p in range(n):
+            b = s.nourish[p]
+            if b >= 0:
+                v[b * bw + fn + (p - seat) % n] = 1.0
+        return v
+
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten)."""
         out[:] = self.encode_list(s, seat)
@@ -158,36 +193,15 @@ class MythicBathsObserver:
             for c, t in enumerate(s.tokens[p]):
                 if t:
                     v[base + 8 + 2 * c + (t == TOKEN_USED)] = 1.0
-        # Baths: each guest's static row is precomputed; then what changed.
-        bo, bw = o["bath"], self.bath_w
-        table, trouble = self.bath_rows, self.trouble_of
-        tatz, owl, sea = R.adjacency(s)
-        fneeds = self.f_needs
-        for b, x in enumerate(s.bath_guest):
-            base = bo + b * bw
-            if x < 0:
-                v[base] = 1.0
-                if s.bath_dirty[b]:
-                    v[base + 1] = 1.0
-            else:
-                v[base : base + bw] = table[x]
-                if trouble[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
-                    filled, needs = s.bath_filled[b], self.needs_of[x]
-                    v[base + 8] = 1.0
-                    v[base + 9] = len(s.bath_cards[b]) / 6.0
-                    v[base + 10] = float(s.bath_extra[b])
-                    v[base + fneeds : base + fneeds + T] = [(needs[t] - filled[t]) / 3.0 for t in range(T)]
-            if tatz[b]:
-                v[base + 5] = float(tatz[b])
-            if owl[b]:
-                v[base + 6] = float(owl[b])
-            if sea[b]:
-                v[base + 7] = float(sea[b])
-        fn = self.f_nourish
-        for p in range(n):
-            b = s.nourish[p]
-            if b >= 0:
-                v[bo + b * bw + fn + (p - seat) % n] = 1.0
+        # Baths: rebuilt only when the rules say a bath changed (bath_version), else copied.
+        bo = o["bath"]
+        cache = s.obs_cache
+        if cache is None:
+            cache = s.obs_cache = {}
+        hit = cache.get(seat)
+        if hit is None or hit[0] != s.bath_version:
+            hit = cache[seat] = (s.bath_version, self.bath_block(s, seat))
+        v[bo : bo + len(hit[1])] = hit[1]
         if s.pay_bath >= 0:
             v[o["pay_bath"] + s.pay_bath] = 1.0
             pn = o["pay_need"]

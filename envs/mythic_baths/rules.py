@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
+from operator import ge
 from typing import Any
 
 import numpy as np
@@ -82,9 +83,13 @@ class State:
     legal: list[int] | None = field(default=None, compare=False, repr=False)
     # (bath guests it was computed for, adjacent Tatzelwurms, Owlbears, Sea-Lions): derived, never serialized
     board: tuple[list[int], list[int], list[int], list[int]] | None = field(default=None, compare=False, repr=False)
+    # Bumped whenever a bath, its guest's progress or a nourish token changes; observers cache the
+    # bath rows against it. Derived, never serialized.
+    bath_version: int = field(default=0, compare=False, repr=False)
+    obs_cache: dict[int, tuple[int, list[float]]] | None = field(default=None, compare=False, repr=False)
 
 
-STATE_FIELDS = tuple(f.name for f in fields(State) if f.name not in ("rng", "legal", "board"))
+STATE_FIELDS = tuple(f.name for f in fields(State) if f.name not in ("rng", "legal", "board", "bath_version", "obs_cache"))
 
 
 class MythicBathsRules:
@@ -246,17 +251,18 @@ class MythicBathsRules:
         return (tatz if ability == TATZELWURM else owl if ability == OWLBEAR else sea)[b]
 
     # ------------------------------------------------------- legality helpers
-    def _nourish_ok(self, s: State, b: int, owners: list[int]) -> bool:
+    def _nourish_ok(self, s: State, b: int, owners: list[int], owl: list[int]) -> bool:
         x = s.bath_guest[b]
-        if x < 0 or self.guests[x].troublesome:  # "You may not nourish a troublesome guest."
+        if x < 0 or self.ability_of[x] >= 0:  # "You may not nourish a troublesome guest."
             return False
         if owners[b] >= 0:  # another player's token, or already ours (moving onto itself changes nothing)
             return False
-        return self._adjacent_ability(s, b, OWLBEAR) == 0  # Owlbear: adjacent guests cannot be nourished
+        return owl[b] == 0  # Owlbear: adjacent guests cannot be nourished
 
     def _clean_ok(self, s: State) -> bool:
-        for b in range(self.num_baths):
-            if s.bath_dirty[b] and self._adjacent_ability(s, b, SEA_LION) == 0:
+        sea = self.adjacency(s)[2]
+        for dirty, blocked in zip(s.bath_dirty, sea):
+            if dirty and not blocked:
                 return True
         if s.guest_deck:
             for b in range(self.num_baths):
@@ -267,10 +273,15 @@ class MythicBathsRules:
     def _units(self, hand: list[int], allowed: list[bool] | None) -> list[int]:
         """Ingredient units per type in a hand (only the kinds ``allowed``, if given)."""
         units = [0] * self.T
-        nz = self.kind_nz
-        for k, c in enumerate(hand):
-            if c and (allowed is None or allowed[k]):
-                for t, u in nz[k]:
+        if allowed is None:
+            for c, nz in zip(hand, self.kind_nz):
+                if c:
+                    for t, u in nz:
+                        units[t] += u * c
+            return units
+        for c, nz, ok in zip(hand, self.kind_nz, allowed):
+            if c and ok:
+                for t, u in nz:
                     units[t] += u * c
         return units
 
@@ -288,12 +299,11 @@ class MythicBathsRules:
     def _can_finish(self, need: list[int], extra: int, units: list[int], flex: int, chef: list[int] | None) -> bool:
         """Can the remaining requirement be met with these units, flexible sources and an optional chef pair?"""
         deficit = surplus = 0
-        for t in range(self.T):
-            d = need[t] - units[t]
-            if d > 0:
-                deficit += d
+        for n_, u in zip(need, units):
+            if n_ > u:
+                deficit += n_ - u
             else:
-                surplus -= d
+                surplus += u - n_
         if deficit <= flex and extra <= surplus + flex - deficit:
             return True
         if chef:
@@ -315,21 +325,26 @@ class MythicBathsRules:
             flex += 1
         return flex
 
-    def _treat_ok(self, s: State, p: int, b: int, owners: list[int], hand_units: list[int], flex_base: int) -> bool:
+    def _treat_ok(self, s: State, p: int, b: int, owners: list[int], hand_units: list[int], flex_base: int, tatz: list[int]) -> bool:
         x = s.bath_guest[b]
         if x < 0:
             return False
         g = self.guests[x]
-        allowed = self.allowed_kinds[x]
-        units = list(hand_units) if allowed is None else self._units(s.hands[p], allowed)
-        chef = self._chef_sources(s.hands[p], allowed) if self.cs.managers[s.manager] == "head_chef" else None
-        flex = flex_base + (self.cs.managers[s.manager] == "fire_mage" and s.nourish[p] == b)
         if not g.troublesome:
             if owners[b] >= 0 and owners[b] != p:  # only the nourisher may complete a nourished guest
                 return False
-            return self._can_finish(list(g.needs), self._adjacent_ability(s, b, TATZELWURM), units, flex, chef)
+            m = self.cs.managers[s.manager]
+            flex = flex_base + (m == "fire_mage" and s.nourish[p] == b)
+            if not flex and not tatz[b] and m != "head_chef":  # fast path: the hand alone must cover the needs
+                return all(map(ge, hand_units, g.needs))
+            chef = self._chef_sources(s.hands[p], None) if m == "head_chef" else None
+            return self._can_finish(g.needs, tatz[b], list(hand_units), flex, chef)
+        allowed = self.allowed_kinds[x]
+        units = hand_units if allowed is None else self._units(s.hands[p], allowed)
+        chef = self._chef_sources(s.hands[p], allowed) if self.cs.managers[s.manager] == "head_chef" else None
+        flex = flex_base
         # Troublesome: any contribution to an unfulfilled ingredient is a legal (partial) treatment.
-        extra = max(0, self._adjacent_ability(s, b, TATZELWURM) - s.bath_extra[b])
+        extra = max(0, tatz[b] - s.bath_extra[b])
         filled = s.bath_filled[b]
         if flex or chef or (not extra and list(filled) == list(g.needs)):
             return True
@@ -361,6 +376,7 @@ class MythicBathsRules:
             for q in range(self.n):
                 if s.nourish[q] >= 0:
                     owners[s.nourish[q]] = q
+            tatz, owl, _ = self.adjacency(s)
             can_clean = self._clean_ok(s)
             if not s.main_done:
                 m = self.cs.managers[s.manager]
@@ -370,10 +386,10 @@ class MythicBathsRules:
                     acts.append(self.A_GD)
                 if m == "gardener":
                     acts.extend(self.A_GARD + i for i in supply_slots)
-                acts.extend(self.A_NOUR + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners))
+                acts.extend(self.A_NOUR + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners, owl))
                 hand_units = self._units(s.hands[p], None)
                 flex = self._treat_flex(s, p)
-                acts.extend(self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners, hand_units, flex))
+                acts.extend(self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners, hand_units, flex, tatz))
                 if can_clean:
                     acts.append(self.A_CLEAN)
                 if not acts:
@@ -385,7 +401,7 @@ class MythicBathsRules:
                 if tok[JACKALOPE] == TOKEN_ACTIVE:
                     acts.append(self.A_TJAC)
                 if tok[OWLBEAR] == TOKEN_ACTIVE:
-                    acts.extend(self.A_TOWL + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners))
+                    acts.extend(self.A_TOWL + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners, owl))
                 if tok[SEA_LION] == TOKEN_ACTIVE and can_clean:
                     acts.append(self.A_TSEA)
             if s.main_done:
@@ -551,6 +567,7 @@ class MythicBathsRules:
         elif a < self.A_TREAT:
             s.main_done = 1
             s.nourish[p] = a - self.A_NOUR
+            s.bath_version += 1
             self._finish_action(s)
         elif a < self.A_CLEAN:
             s.main_done = 1
@@ -572,6 +589,7 @@ class MythicBathsRules:
         elif a < self.A_TSEA:  # Owlbear token: nourish a guest
             self._use_token(s, p, OWLBEAR)
             s.nourish[p] = a - self.A_TOWL
+            s.bath_version += 1
             self._finish_action(s)
         elif a == self.A_TSEA:
             self._use_token(s, p, SEA_LION)
@@ -692,6 +710,7 @@ class MythicBathsRules:
                 self._finish_action(s)
 
     def _end_troublesome_treatment(self, s: State, p: int, completed: bool) -> None:
+        s.bath_version += 1
         b = s.pay_bath
         m = self.cs.managers[s.manager]
         if completed:
@@ -714,6 +733,7 @@ class MythicBathsRules:
 
     def _complete(self, s: State, p: int, b: int) -> None:
         """'When a guest's treatment is completed in full', steps 1-5, then token re-activation and the end check."""
+        s.bath_version += 1
         x = s.bath_guest[b]
         g = self.guests[x]
         m = self.cs.managers[s.manager]
@@ -751,6 +771,7 @@ class MythicBathsRules:
 
     # --------------------------------------------------------------- clean
     def _clean(self, s: State, p: int) -> None:
+        s.bath_version += 1
         m = self.cs.managers[s.manager]  # the manager when the action starts applies to it
         cleaned = 0
         for b in range(self.num_baths):
@@ -927,6 +948,7 @@ class MythicBathsRules:
         c.rng = copy.deepcopy(s.rng)
         c.legal = list(s.legal) if s.legal is not None else None
         c.board = None
+        c.obs_cache = None
         return c
 
     # ------------------------------------------------------ hidden information
