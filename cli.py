@@ -336,9 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``mythzoo`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    parser = build_parser()
+def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None, handler: Callable[[Any], int] | None = None) -> int:
+    """Parse ``argv`` with ``parser`` and run the chosen subcommand (``handler`` overrides its ``func``);
+    usage errors print ``mythzoo <cmd>: error: ...`` and return 2. Every ``main`` in mythzoo uses this."""
     try:
         args, extra = parser.parse_known_args(argv)
         # `key=value` overrides may follow options (`train env --config f a=1`), which argparse's
@@ -349,17 +349,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as e:  # argparse exits on --help (0) and on bad input (2)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    if args.command is None:
+    if getattr(args, "command", None) is None:
         parser.print_help()
         return 2
     try:
-        return args.func(args)
+        return (handler or args.func)(args)
     except UsageError as e:
         print(f"mythzoo {args.command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("\ninterrupted", file=sys.stderr)
         return 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mythzoo`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    return dispatch(build_parser(), argv)
 
 
 if __name__ == "__main__":

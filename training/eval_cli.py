@@ -252,24 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``eval``/``replay`` with ``argv``; returns the exit code (2 on bad input)."""
-    from mythzoo.cli import UsageError
+    from mythzoo.cli import dispatch
 
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    if args.command is None:
-        parser.print_help()
-        return 2
-    try:
-        return args.func(args)
-    except UsageError as e:
-        print(f"mythzoo {args.command}: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    return dispatch(build_parser(), argv)
 
 
 if __name__ == "__main__":

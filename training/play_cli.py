@@ -198,24 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, input_fn: Callable[[str], str] = input, out: TextIO | None = None) -> int:
     """Run ``play`` with ``argv``, reading choices from ``input_fn`` and writing to ``out`` (tests script both)."""
-    from mythzoo.cli import UsageError
+    from mythzoo.cli import dispatch
 
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    if args.command is None:
-        parser.print_help()
-        return 2
-    try:
-        return cmd_play(args, input_fn=input_fn, out=out)
-    except UsageError as e:
-        print(f"mythzoo {args.command}: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
+    return dispatch(build_parser(), argv, handler=lambda args: cmd_play(args, input_fn=input_fn, out=out))
 
 
 if __name__ == "__main__":

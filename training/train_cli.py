@@ -53,8 +53,8 @@ def run_train(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Standalone entry (tests call this)."""
+    from mythzoo.cli import dispatch
+
     parser = argparse.ArgumentParser(prog="mythzoo")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_train_parser(sub)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    add_train_parser(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    return dispatch(parser, argv)

@@ -187,42 +187,31 @@ class MythzooAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rules.apply(s, a, checked=True)
-        if self.shaped:
-            return self._step_shaped(s)
+        shaped = self.shaped
+        if shaped:
+            # Potential-based shaping: each step pays every seat the change of its potential; the
+            # terms telescope, so a game's total is the final reward plus the end potential.
+            pot = self._potential(s)
+            old = self._pot
+            for ag in self.agents:
+                i = self._seat[ag]
+                self.rewards[ag] = pot[i] - old[i]
+            self._pot = pot
         if self.rules.is_over(s):
             final = self._final_rewards(s)
-            for i, ag in enumerate(self.agents):
-                self.rewards[ag] = float(final[self._seat[ag]])
+            for ag in self.agents:
+                r = float(final[self._seat[ag]])
+                self.rewards[ag] = self.rewards[ag] + r if shaped else r
                 self.terminations[ag] = True
         elif self.max_turns is not None and self.rules.turns_played(s) >= self.max_turns:
             for ag in self.agents:
                 self.truncations[ag] = True
         else:
             self.agent_selection = self.possible_agents[self.rules.current_player(s)]
-            return  # mid-game steps carry no reward: nothing to accumulate
+            if not shaped:
+                return  # unshaped mid-game steps carry no reward: nothing to accumulate
         # Rewards stay in ``rewards`` for this step (PettingZoo reads them there); the dead steps
         # that follow a game's end clear them.
-        self._accumulate_rewards()
-
-    def _step_shaped(self, s: Any) -> None:
-        """Potential-based shaping: every step pays each seat the change of its potential; the end adds
-        the final rewards. The shaping terms telescope, so a game's total is final + end potential."""
-        pot = self._potential(s)
-        old = self._pot
-        for ag in self.agents:
-            i = self._seat[ag]
-            self.rewards[ag] = pot[i] - old[i]
-        self._pot = pot
-        if self.rules.is_over(s):
-            final = self._final_rewards(s)
-            for ag in self.agents:
-                self.rewards[ag] += float(final[self._seat[ag]])
-                self.terminations[ag] = True
-        elif self.max_turns is not None and self.rules.turns_played(s) >= self.max_turns:
-            for ag in self.agents:
-                self.truncations[ag] = True
-        else:
-            self.agent_selection = self.possible_agents[self.rules.current_player(s)]
         self._accumulate_rewards()
 
     def _potential(self, s: Any) -> list[float]:

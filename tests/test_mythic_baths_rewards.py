@@ -1,0 +1,38 @@
+"""Reward modes: what an agent accumulates over a whole game, and that every mode is zero-sum."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mythzoo.envs import mythic_baths_v0
+
+
+@pytest.mark.parametrize("mode", ["zero_sum", "score", "dense"])
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_game_totals_match_the_documented_reward_mode(mode: str, num_players: int) -> None:
+    env = mythic_baths_v0.env(num_players=num_players, reward_mode=mode)
+    rng = np.random.default_rng(0)
+    n = num_players
+    for game in range(4):
+        env.reset(seed=game)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        mid_game_rewards = 0
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            total[agent] += reward
+            if reward and not (term or trunc):
+                mid_game_rewards += 1
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        state = env.unwrapped.state_
+        vp = env.unwrapped.rules.scores(state)
+        winners = env.unwrapped.rules.winners(state)
+        margin = [(vp[p] - (sum(vp) - vp[p]) / (n - 1)) / 100 for p in range(n)]
+        result = [((1 / len(winners) if p in winners else 0.0) - 1 / n) * n / (n - 1) for p in range(n)]
+        expected = {"zero_sum": result, "score": margin, "dense": [m + r for m, r in zip(margin, result)]}[mode]
+        assert [total[f"player_{p}"] for p in range(n)] == pytest.approx(expected, abs=1e-9)
+        assert sum(total.values()) == pytest.approx(0.0, abs=1e-9)
+        if mode == "dense":
+            assert mid_game_rewards > 0, "the dense mode pays during the game"
+        else:
+            assert mid_game_rewards == 0, f"{mode} pays only at the end"
