@@ -345,3 +345,24 @@ def test_rewards_dict_holds_the_game_ending_steps_rewards(ending: str) -> None:
         expected = _expected_final(e)
     assert e._cumulative_rewards == pytest.approx(expected)
     assert e.rewards == pytest.approx(expected), f"env.rewards after the game-ending step is {e.rewards}, expected {expected}"
+
+
+@pytest.mark.parametrize("face", ["env", "raw_env"])
+def test_env_copies_and_pickles_mid_game(face: str) -> None:
+    """deepcopy and pickle (multiprocessing, Ray, vector envs) give an env that continues identically."""
+    import copy
+    import pickle
+
+    e = getattr(mythic_baths_v0, face)(num_players=3)
+    e.reset(seed=8)
+    _advance(e, 30)
+    copies = [copy.deepcopy(e), pickle.loads(pickle.dumps(e))]
+    act = _random_policy(np.random.default_rng(8))
+    for _ in range(60):
+        if any(e.terminations.values()):
+            break
+        a = act(e.observe(e.agent_selection))
+        for x in (e, *copies):
+            x.step(a)
+    for c in copies:
+        assert c.get_state() == e.get_state()

@@ -107,6 +107,16 @@ class MythicBathsObserver:
         self.is_jackalope = [g.creature == JACKALOPE for g in rules.guests]
         self.needs_of = [g.needs for g in rules.guests]
 
+    def __getstate__(self) -> dict:
+        """Pickling: a compiled ``struct.Struct`` cannot be pickled, so it is rebuilt on load."""
+        state = dict(self.__dict__)
+        del state["_packer"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._packer = struct.Struct(f"<{self.size}f")
+
     def layout(self, seat: int) -> ObservationLayout:
         """Every seat shares one layout."""
         return self._layout
