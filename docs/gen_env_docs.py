@@ -76,8 +76,10 @@ FIELD_NOTES: dict[str, dict[str, str]] = {
 }
 REWARD_NOTES: dict[str, dict[str, str]] = {
     "mythic_baths_v0": {
-        "zero_sum": "a sole winner gets +1 and the others -1/(n-1); tied winners share (rewards sum to 0)",
-        "score": "own VP minus the mean VP of the others, divided by 100 (sums to 0)",
+        "zero_sum": "at the end: a sole winner gets +1 and the others -1/(n-1); tied winners share (rewards sum to 0)",
+        "score": "at the end: own VP minus the mean VP of the others, divided by 100 (sums to 0)",
+        "dense": "every step: the change of that VP margin; at the end also the `zero_sum` result "
+        "(a game's total is the final margin plus the result; sums to 0)",
     },
 }
 
@@ -215,19 +217,19 @@ def env_doc(name: str) -> str:
     notes = REWARD_NOTES.get(name, {})
     default_mode = sig.parameters["reward_mode"].default if "reward_mode" in sig.parameters else None
     if modes:
-        out += ["## Rewards", "", "Given once, when the game ends; 0 on every other step. `reward_mode=`:", "",
+        out += ["## Rewards", "", "`reward_mode=`:", "",
                 "| mode | reward |", "|---|---|"]
         out += [f"| `{m}`{' (default)' if m == default_mode else ''} | {notes.get(m, '(undocumented)')} |" for m in modes]
         example = []
         for m in modes:
             e = module.env(num_players=RENDER_PLAYERS, reward_mode=m)
             e.reset(seed=REWARD_EXAMPLE_SEED)
-            rewards: dict[str, float] = {}
+            rewards: dict[str, float] = dict.fromkeys(e.possible_agents, 0.0)
             rng = np.random.Generator(np.random.PCG64(REWARD_EXAMPLE_SEED))
             for ag in e.agent_iter():
                 obs, r, term, trunc, _ = e.last()
+                rewards[ag] += r  # the game's total for each agent
                 if term or trunc:
-                    rewards[ag] = r
                     e.step(None)
                 else:
                     legal = np.flatnonzero(obs["action_mask"])
@@ -237,7 +239,7 @@ def env_doc(name: str) -> str:
         scores = example[0][1]
         if scores:
             out += ["", f"Example: a seeded random {RENDER_PLAYERS}-player game ended with VP "
-                    + ", ".join(f"{a} {v}" for a, v in scores.items()) + "; the rewards were:", "",
+                    + ", ".join(f"{a} {v}" for a, v in scores.items()) + "; each agent's rewards over the game added up to:", "",
                     "| mode | " + " | ".join(scores) + " |", "|---" * (len(scores) + 1) + "|"]
             out += [f"| `{m}` | " + " | ".join(f"{r[a]:+.4f}" for a in scores) + " |" for m, _, r in example]
         out += ["", "A game cut by the turn cap is truncated with reward 0 for everyone.", ""]

@@ -1,5 +1,6 @@
 """The observer's cached bath rows never go stale: at every step, for every seat, the cached
-encoding equals one computed from scratch (a missed ``bath_version`` bump in the rules fails here)."""
+encoding equals one computed from scratch (a missed ``bath_version`` bump in the rules fails here),
+and the byte-built observation vector equals the list encoding."""
 
 from __future__ import annotations
 
@@ -24,5 +25,7 @@ def test_cached_observation_equals_fresh_encoding_at_every_step(num_players: int
                 fresh_state = rules.clone(s)  # a clone starts with no observation cache
                 assert fresh_state.obs_cache is None
                 assert cached == observer.encode_list(fresh_state, seat), (game, s.turn, seat)
+                # The byte-built vector the env returns holds exactly these values.
+                np.testing.assert_array_equal(observer.observation(s, seat), np.array(cached, dtype=np.float32))
             legal = rules.legal_actions(s)
             rules.apply(s, legal[int(rng.integers(len(legal)))])

@@ -101,21 +101,30 @@ class MythicBathsObserver:
         self.bath_rows = [row.tolist() for row in table[:G]]
         self.trouble_of = [g.troublesome for g in rules.guests]
         self.size = self._layout.size
-        self.nbytes = 4 * self.size
-        self._packer = struct.Struct(f"<{self.size}f")
+        self._make_packers()
         self.amber_of = [g.amber for g in rules.guests]
         self.is_jackalope = [g.creature == JACKALOPE for g in rules.guests]
         self.needs_of = [g.needs for g in rules.guests]
 
     def __getstate__(self) -> dict:
         """Pickling: a compiled ``struct.Struct`` cannot be pickled, so it is rebuilt on load."""
-        state = dict(self.__dict__)
-        del state["_packer"]
-        return state
+        return {k: v for k, v in self.__dict__.items() if not k.endswith("_packer")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._packer = struct.Struct(f"<{self.size}f")
+        self._make_packers()
+
+    def _make_packers(self) -> None:
+        # The vector is head (before the baths) + bath rows + tail (the treatment in progress); the
+        # layout declares the baths between seat and pay_bath, and the asserts keep it so.
+        L = self._layout
+        self.head_size = L.offset("bath")
+        self.tail_size = L.size - L.offset("pay_bath")
+        assert L.offset("pay_bath") == self.head_size + L.by_name["bath"].size
+        self._head_packer = struct.Struct(f"<{self.head_size}f")
+        self._bath_packer = struct.Struct(f"<{L.by_name['bath'].size}f")
+        self._tail_packer = struct.Struct(f"<{self.tail_size}f")
+        self._tail_zeros = bytes(4 * self.tail_size)
 
     def layout(self, seat: int) -> ObservationLayout:
         """Every seat shares one layout."""
@@ -125,7 +134,7 @@ class MythicBathsObserver:
         """The bath rows of ``seat``'s view: each guest's precomputed row, then what changed."""
         R, T, n = self.rules, self.rules.T, self.rules.n
         bw = self.bath_w
-        v = [0.0] * (R.num_baths * bw)
+        v = [0.0] * (MAX_BATHS * bw)  # slots beyond this game's baths stay zero (present = 0)
         table, trouble = self.bath_rows, self.trouble_of
         tatz, owl, sea = R.adjacency(s)
         fneeds = self.f_needs
@@ -158,19 +167,39 @@ class MythicBathsObserver:
 
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten)."""
-        out[:] = self.encode_list(s, seat)
+        out[:] = self.observation(s, seat)
 
     def observation(self, s: State, seat: int) -> np.ndarray:
-        """``seat``'s view of ``s`` as a new (writable) float32 vector."""
-        buf = bytearray(self.nbytes)
-        self._packer.pack_into(buf, 0, *self.encode_list(s, seat))  # 2x faster than np.array(list)
+        """``seat``'s view of ``s`` as a new (writable) float32 vector.
+
+        Built as bytes: the part before the baths is packed (``struct`` is 2x faster than
+        ``np.array(list)``), the bath rows come packed from the cache, and the payment part is a
+        cached block of zeros unless a treatment is in progress."""
+        buf = bytearray(self._head_packer.pack(*self._head(s, seat)))
+        buf += self._baths(s, seat)[1]
+        buf += self._tail_packer.pack(*self._tail(s)) if s.pay_bath >= 0 else self._tail_zeros
         return np.frombuffer(buf, dtype=np.float32)
 
     def encode_list(self, s: State, seat: int) -> list[float]:
-        """``seat``'s view of ``s`` as a Python list (writes to a list are 5x cheaper than to numpy)."""
+        """``seat``'s view of ``s`` as a Python list (the same values as :meth:`observation`)."""
+        return self._head(s, seat) + self._baths(s, seat)[0] + self._tail(s)
+
+    def _baths(self, s: State, seat: int) -> tuple[list[float], bytes]:
+        """The bath rows, rebuilt only when the rules say a bath changed (``bath_version``)."""
+        cache = s.obs_cache
+        if cache is None:
+            cache = s.obs_cache = {}
+        hit = cache.get(seat)
+        if hit is None or hit[0] != s.bath_version:
+            rows = self.bath_block(s, seat)
+            hit = cache[seat] = (s.bath_version, rows, self._bath_packer.pack(*rows))
+        return hit[1], hit[2]
+
+    def _head(self, s: State, seat: int) -> list[float]:
+        """Everything before the baths: phase, game, hand, supply, discard pile, manager, seats."""
         R, o = self.rules, self.o
-        n, K, T = R.n, R.K, R.T
-        v = [0.0] * self.size
+        n, K = R.n, R.K
+        v = [0.0] * self.head_size
         v[o["phase"] + s.phase] = 1.0
         g = o["game"]
         v[g : g + 10] = (
@@ -200,23 +229,22 @@ class MythicBathsObserver:
                 sum([amber_of[x] for x in col]) / AMBER_SCALE, float(p == mover), float(p == s.final_trigger),
                 sum([is_jack[x] for x in col]) / 3.0,
             )
-            for c, t in enumerate(s.tokens[p]):
-                if t:
-                    v[base + 8 + 2 * c + (t == TOKEN_USED)] = 1.0
-        # Baths: rebuilt only when the rules say a bath changed (bath_version), else copied.
-        bo = o["bath"]
-        cache = s.obs_cache
-        if cache is None:
-            cache = s.obs_cache = {}
-        hit = cache.get(seat)
-        if hit is None or hit[0] != s.bath_version:
-            hit = cache[seat] = (s.bath_version, self.bath_block(s, seat))
-        v[bo : bo + len(hit[1])] = hit[1]
+            tokens = s.tokens[p]
+            if any(tokens):
+                for c, t in enumerate(tokens):
+                    if t:
+                        v[base + 8 + 2 * c + (t == TOKEN_USED)] = 1.0
+        return v
+
+    def _tail(self, s: State) -> list[float]:
+        """The treatment in progress (all zero outside the payment phase)."""
+        v = [0.0] * self.tail_size
         if s.pay_bath >= 0:
-            v[o["pay_bath"] + s.pay_bath] = 1.0
-            pn = o["pay_need"]
+            T, base = self.rules.T, self.o["pay_bath"]
+            v[s.pay_bath] = 1.0
+            pn = self.o["pay_need"] - base
             v[pn : pn + T] = [c / 3.0 for c in s.pay_need]
-            pf = o["pay"]
+            pf = self.o["pay"] - base
             v[pf : pf + 9] = (
                 float(s.pay_extra), float(s.pay_surplus > 0), float(s.pay_modified), float(s.pay_token), float(s.pay_amber),
                 float(s.pay_fire), float(s.pay_chef), float(s.pay_fresh), s.pay_units / 6.0,
