@@ -63,9 +63,11 @@ class Policy(Protocol):
 
     name: str
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, agent: str | None = None) -> int: ...
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, agent: str | None = None) -> int:
+        """A legal action for one observation."""
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, agent: str | None = None) -> np.ndarray: ...
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, agent: str | None = None) -> np.ndarray:
+        """One legal action per row, in one call (network policies: one forward pass)."""
 
 
 def check_mask(action_mask: np.ndarray) -> None:

@@ -36,24 +36,37 @@ class GameRules(Protocol):
 
     num_players: int
 
-    def initial_state(self, seed: int | None) -> Any: ...
-    def legal_actions(self, s: Any) -> list[int]: ...
-    def apply(self, s: Any, action: int, checked: bool = False) -> None: ...
-    def current_player(self, s: Any) -> int: ...
-    def is_over(self, s: Any) -> bool: ...
-    def turns_played(self, s: Any) -> int: ...
-    def to_json(self, s: Any) -> dict[str, Any]: ...
-    def from_json(self, d: Any) -> Any: ...
-    def clone(self, s: Any) -> Any: ...
-    def resample_hidden(self, s: Any, observer: int, seed: int | None) -> Any: ...
+    def initial_state(self, seed: int | None) -> Any:
+        """A new game, every random draw determined by ``seed``."""
+    def legal_actions(self, s: Any) -> list[int]:
+        """Sorted legal action ids of the player to move (empty when over)."""
+    def apply(self, s: Any, action: int, checked: bool = False) -> None:
+        """Apply an action in place; ``IllegalActionError`` (state unchanged) unless legal."""
+    def current_player(self, s: Any) -> int:
+        """Seat to move, -1 when the game is over."""
+    def is_over(self, s: Any) -> bool:
+        """Whether the game has ended by its rules."""
+    def turns_played(self, s: Any) -> int:
+        """Completed turns (the env's turn cap counts these)."""
+    def to_json(self, s: Any) -> dict[str, Any]:
+        """The whole state, RNG included, as plain JSON data."""
+    def from_json(self, d: Any) -> Any:
+        """Validate and rebuild a state (``ValueError`` naming the first problem)."""
+    def clone(self, s: Any) -> Any:
+        """An independent copy, RNG included."""
+    def resample_hidden(self, s: Any, observer: int, seed: int | None) -> Any:
+        """A copy consistent with what ``observer`` sees, hidden parts redrawn."""
 
 
 class Observer(Protocol):
     """Encodes a state from one seat's point of view into a flat float32 vector."""
 
-    def layout(self, seat: int) -> ObservationLayout: ...
-    def encode(self, s: Any, seat: int, out: np.ndarray) -> None: ...
-    def observation(self, s: Any, seat: int) -> np.ndarray: ...
+    def layout(self, seat: int) -> ObservationLayout:
+        """The named pieces of ``seat``'s observation vector."""
+    def encode(self, s: Any, seat: int, out: np.ndarray) -> None:
+        """Write ``seat``'s view of ``s`` into ``out``."""
+    def observation(self, s: Any, seat: int) -> np.ndarray:
+        """``seat``'s view of ``s`` as a new float32 vector."""
 
 
 class MythzooAECEnv(AECEnv):
