@@ -129,7 +129,22 @@ def main() -> None:
     ]
     for r in rows:
         lines.append(f"| {r['players']} | {r['opponents']} | {r['games']} | {r['win_rate']:.3f} | [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] | {r['chance']:.2f} |")
-    lines += ["", f"![learning curve]({png.name})", "", "Raw figures: `results_mythic_baths.json`."]
+    lines += [
+        "",
+        f"![learning curve]({png.name})",
+        "",
+        "Raw figures: `results_mythic_baths.json`.",
+        "",
+        "## Play against it",
+        "",
+        "The champion ships in the repository as a registry export (weights and spec, hashes checked on import):",
+        "",
+        "```sh",
+        "mythzoo registry import checkpoints/mythic_baths_v0-ppo-champion.tar",
+        f"mythzoo play mythic_baths --vs {summary['checkpoint']}",
+        f"mythzoo eval mythic_baths {summary['checkpoint']} heuristic random --games 300",
+        "```",
+    ]
     (out / "results.md").write_text("\n".join(lines) + "\n")
     print(f"wrote {out / 'results.md'} and {png}")
 

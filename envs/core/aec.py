@@ -210,7 +210,8 @@ class MythzooAECEnv(AECEnv):
                 i = self._seat[ag]
                 self.rewards[ag] = pot[i] - old[i]
             self._pot = pot
-        if self.rules.is_over(s):
+        mover = self.rules.current_player(s)
+        if mover < 0:  # the game is over
             final = self._final_rewards(s)
             for ag in self.agents:
                 r = float(final[self._seat[ag]])
@@ -220,7 +221,7 @@ class MythzooAECEnv(AECEnv):
             for ag in self.agents:
                 self.truncations[ag] = True
         else:
-            self.agent_selection = self.possible_agents[self.rules.current_player(s)]
+            self.agent_selection = self.possible_agents[mover]
             if not shaped:
                 return  # unshaped mid-game steps carry no reward: nothing to accumulate
         # Rewards stay in ``rewards`` for this step (PettingZoo reads them there); the dead steps
@@ -247,19 +248,26 @@ class MythzooAECEnv(AECEnv):
         if s is None:
             self._check_reset()
         seat = self._seat[agent]
-        obs = self.observer.observation(s, seat)
         mask = bytearray(self._action_sizes[seat])  # set bytes in Python, then view as int8: no numpy per-element calls
         if agent == self.agent_selection and not (self.terminations.get(agent, True) or self.truncations[agent]):
-            if self.rules.current_player(s) == seat:
-                for a in self.rules.legal_actions(s):
+            rules = self.rules
+            if rules.current_player(s) == seat:
+                for a in rules.legal_actions(s):
                     mask[a] = 1
-        return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        return {"observation": self.observer.observation(s, seat), "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, termination, truncation and info of ``agent_selection``."""
         if self.state_ is None:
             self._check_reset()
-        return super().last(observe)
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """Legal action ids of ``agent`` (the agent to move by default); empty if it is not to move."""
