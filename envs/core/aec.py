@@ -184,12 +184,15 @@ class MythzooAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        if type(action) is int:  # the common case, checked first
+            a = action
+        elif action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-                action = int(action)
+                a = int(action)
             else:
                 raise TypeError(f"action must be an int in 0..{self._action_sizes[self._seat[agent]] - 1}, got {action!r}")
-        a = int(action)
+        else:
+            a = int(action)
         if not 0 <= a < self._action_sizes[self._seat[agent]]:
             raise ValueError(f"action {a} is outside {agent}'s action space Discrete({self._action_sizes[self._seat[agent]]})")
         s = self.state_

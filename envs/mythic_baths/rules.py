@@ -86,10 +86,15 @@ class State:
     # Bumped whenever a bath, its guest's progress or a nourish token changes; observers cache the
     # bath rows against it. Derived, never serialized.
     bath_version: int = field(default=0, compare=False, repr=False)
-    obs_cache: dict[int, tuple[int, list[float]]] | None = field(default=None, compare=False, repr=False)
+    obs_cache: dict[int, tuple[int, list[float], bytes]] | None = field(default=None, compare=False, repr=False)
+    board_legal: tuple[tuple, list[int], list[int], bool] | None = field(default=None, compare=False, repr=False)
+    # Bumped whenever the discard pile changes; the observer caches the pile's counts against it.
+    discard_version: int = field(default=0, compare=False, repr=False)
+    discard_counts: tuple[int, list[float]] | None = field(default=None, compare=False, repr=False)
 
 
-STATE_FIELDS = tuple(f.name for f in fields(State) if f.name not in ("rng", "legal", "board", "bath_version", "obs_cache"))
+DERIVED_FIELDS = ("legal", "board", "bath_version", "obs_cache", "board_legal", "discard_version", "discard_counts")  # caches, never serialized
+STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "rng" and f.name not in DERIVED_FIELDS)
 
 
 class MythicBathsRules:
@@ -273,7 +278,7 @@ class MythicBathsRules:
     def _units(self, hand: list[int], allowed: list[bool] | None) -> list[int]:
         """Ingredient units per type in a hand (only the kinds ``allowed``, if given)."""
         units = [0] * self.T
-        if allowed is None:
+        if allowed is None:  # hands are sparse: skipping empty kinds beats dot products
             for c, nz in zip(hand, self.kind_nz):
                 if c:
                     for t, u in nz:
@@ -366,18 +371,33 @@ class MythicBathsRules:
                 continue
             return
 
+    def _board_legality(self, s: State) -> tuple[list[int], list[int], bool]:
+        """Owners of the nourish tokens by bath, the baths that can be nourished, and whether Clean
+        is possible. They depend only on the baths' guests and dirt, the nourish tokens and whether
+        guests remain, so they are cached against exactly those (compared by value: hand-edited
+        states stay correct)."""
+        cached = s.board_legal
+        key = (s.bath_guest, s.bath_dirty, s.nourish, bool(s.guest_deck))
+        if cached is not None and cached[0] == key:
+            return cached[1], cached[2], cached[3]
+        owners = [-1] * self.num_baths
+        for q in range(self.n):
+            if s.nourish[q] >= 0:
+                owners[s.nourish[q]] = q
+        owl = self.adjacency(s)[1]
+        nourishable = [b for b in range(self.num_baths) if self._nourish_ok(s, b, owners, owl)]
+        can_clean = self._clean_ok(s)
+        s.board_legal = ((list(s.bath_guest), list(s.bath_dirty), list(s.nourish), bool(s.guest_deck)), owners, nourishable, can_clean)
+        return owners, nourishable, can_clean
+
     def _compute_legal(self, s: State) -> list[int]:
         if s.over:
             return []
         ph, p = s.phase, s.current
         acts: list[int] = []
         if ph == P_TURN:
-            owners = [-1] * self.num_baths
-            for q in range(self.n):
-                if s.nourish[q] >= 0:
-                    owners[s.nourish[q]] = q
-            tatz, owl, _ = self.adjacency(s)
-            can_clean = self._clean_ok(s)
+            owners, nourishable, can_clean = self._board_legality(s)
+            tatz = self.adjacency(s)[0]
             if not s.main_done:
                 m = self.cs.managers[s.manager]
                 supply_slots = [i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
@@ -386,7 +406,7 @@ class MythicBathsRules:
                     acts.append(self.A_GD)
                 if m == "gardener":
                     acts.extend(self.A_GARD + i for i in supply_slots)
-                acts.extend(self.A_NOUR + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners, owl))
+                acts.extend(self.A_NOUR + b for b in nourishable)
                 hand_units = self._units(s.hands[p], None)
                 flex = self._treat_flex(s, p)
                 acts.extend(self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners, hand_units, flex, tatz))
@@ -401,7 +421,7 @@ class MythicBathsRules:
                 if tok[JACKALOPE] == TOKEN_ACTIVE:
                     acts.append(self.A_TJAC)
                 if tok[OWLBEAR] == TOKEN_ACTIVE:
-                    acts.extend(self.A_TOWL + b for b in range(self.num_baths) if self._nourish_ok(s, b, owners, owl))
+                    acts.extend(self.A_TOWL + b for b in nourishable)
                 if tok[SEA_LION] == TOKEN_ACTIVE and can_clean:
                     acts.append(self.A_TSEA)
             if s.main_done:
@@ -441,10 +461,14 @@ class MythicBathsRules:
         fire_ok = m == "fire_mage" and not s.pay_fire and regular and s.nourish[p] == b
         chef_on = m == "head_chef" and not s.pay_chef
         acts: list[int] = []
+        check = False  # whether each candidate needs a feasibility check
         if regular:
             units = self._units(hand, allowed)
             flex = int(tok_ok) + int(amb_ok) + int(fire_ok)
             chef = self._chef_sources(hand, allowed) if chef_on else None
+            # With no substitutes and no extra slot, the treatment was feasible (need <= units per type)
+            # and a contributing card keeps it so: need - min(u, need) <= units - u. Skip the checks.
+            check = bool(flex or chef_on or extra)
         ku = self.kind_units
         for k in range(self.K):
             if not hand[k] or (allowed is not None and not allowed[k]):
@@ -452,7 +476,7 @@ class MythicBathsRules:
             u = ku[k]
             if not (extra or any(u[t] and need[t] for t in self.kind_types[k])):
                 continue  # each card played must supply a still-missing ingredient
-            if regular:
+            if check:
                 need2, extra2, _ = self._apply_units(need, extra, u)
                 for t in range(T):
                     units[t] -= u[t]
@@ -521,9 +545,11 @@ class MythicBathsRules:
         """Apply a legal action for the player to move; raises IllegalActionError otherwise (state unchanged).
 
         ``checked=True`` skips the legality test when the caller has just made it (the env does)."""
-        if not checked and action not in self.legal_actions(s):
-            raise IllegalActionError(self._illegal_message(s, action))
-        self._do(s, int(action))
+        if not checked:
+            if action not in self.legal_actions(s):
+                raise IllegalActionError(self._illegal_message(s, action))
+            action = int(action)
+        self._do(s, action)
         s.legal = None
         self._refresh(s)
 
@@ -556,12 +582,14 @@ class MythicBathsRules:
             if k >= 0:
                 s.hands[p][k] += 1
             s.discard.extend(c for c in s.supply if c >= 0)
+            s.discard_version += 1
             s.supply = [self._draw(s) for _ in range(SUPPLY_SIZE)]
             self._finish_action(s)
         elif a < self.A_NOUR:  # gardener: discard and refill one slot, then gather
             i = a - self.A_GARD
             s.main_done = 1
             s.discard.append(s.supply[i])
+            s.discard_version += 1
             s.supply[i] = self._draw(s)
             s.phase = P_GATHER
         elif a < self.A_TREAT:
@@ -602,6 +630,7 @@ class MythicBathsRules:
             k = a - self.A_DISC
             s.hands[p][k] -= 1
             s.discard.append(k)
+            s.discard_version += 1
             self._finish_action(s)
         elif a < self.A_PTOK:
             self._pay_card(s, p, a - self.A_PAY)
@@ -644,6 +673,7 @@ class MythicBathsRules:
             pile = s.discard
             s.deck = [pile[i] for i in s.rng.permutation(len(pile))]
             s.discard = []
+            s.discard_version += 1
         return s.deck.pop()
 
     def _take_supply(self, s: State, p: int, i: int) -> int:
@@ -756,6 +786,7 @@ class MythicBathsRules:
         s.bath_dirty[b] = 1
         s.discard.extend(s.bath_cards[b])
         s.discard.extend(s.pay_cards)
+        s.discard_version += 1
         s.bath_cards[b] = []
         s.bath_filled[b] = [0] * self.T
         s.bath_extra[b] = 0
@@ -949,6 +980,8 @@ class MythicBathsRules:
         c.legal = list(s.legal) if s.legal is not None else None
         c.board = None
         c.obs_cache = None
+        c.board_legal = None
+        c.discard_counts = None
         return c
 
     # ------------------------------------------------------ hidden information
