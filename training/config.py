@@ -47,7 +47,8 @@ class TrainConfig:
     name: str | None = None  # checkpoint name in the registry (None: <env>-ppo)
     run_dir: str = "runs"  # where run folders (config, TensorBoard logs) go
     resume: str | None = None  # registry ref to continue training from
-    torch_threads: int = 1  # torch CPU threads (1: two OpenMP threads spin-wait badly when the games share the cores)
+    torch_threads: int = 1  # torch threads while games are played (more spin-wait against the games on 2 cores)
+    update_threads: int = 2  # torch threads for the PPO update, when no game runs
     progress: bool = True  # show a progress bar
 
 
@@ -86,7 +87,7 @@ def from_dict(data: dict[str, Any]) -> TrainConfig:
 
 def validate(cfg: TrainConfig) -> None:
     """Range checks with messages that say what to change."""
-    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads"):
+    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")
     if cfg.max_minutes is not None and cfg.max_minutes <= 0:

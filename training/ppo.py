@@ -104,6 +104,12 @@ class SelfPlayCallback(BaseCallback):
             return False  # the wall-clock budget is spent: stop after this step
         return True
 
+    def _on_rollout_start(self) -> None:
+        torch.set_num_threads(self.cfg.torch_threads)  # games and inference share the cores
+
+    def _on_rollout_end(self) -> None:
+        torch.set_num_threads(self.cfg.update_threads)  # the update runs alone: use the cores
+
     def _on_training_end(self) -> None:
         if self.bar is not None:
             self.bar.close()
