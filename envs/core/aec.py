@@ -177,7 +177,8 @@ class MythzooAECEnv(AECEnv):
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` for ``agent_selection`` (``None`` for an agent that is already done)."""
-        self._check_reset()
+        if self.state_ is None:
+            self._check_reset()
         if not self.agents:
             raise RuntimeError("the game is over and every agent has taken its final step; call reset() to play again")
         agent = self.agent_selection
@@ -196,13 +197,14 @@ class MythzooAECEnv(AECEnv):
         if not 0 <= a < self._action_sizes[self._seat[agent]]:
             raise ValueError(f"action {a} is outside {agent}'s action space Discrete({self._action_sizes[self._seat[agent]]})")
         s = self.state_
-        if a not in self.rules.legal_actions(s):
+        rules = self.rules
+        if a not in rules.legal_actions(s):
             if self.strict:
                 raise IllegalActionError(f"{agent}: illegal action {a} ({self.action_label(a, agent)}); legal: {self.rules.legal_actions(s)}")
             self._end_illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rules.apply(s, a, checked=True)
+        rules.apply(s, a, checked=True)
         shaped = self.shaped
         if shaped:
             # Potential-based shaping: each step pays every seat the change of its potential; the
@@ -213,14 +215,14 @@ class MythzooAECEnv(AECEnv):
                 i = self._seat[ag]
                 self.rewards[ag] = pot[i] - old[i]
             self._pot = pot
-        mover = self.rules.current_player(s)
+        mover = rules.current_player(s)
         if mover < 0:  # the game is over
             final = self._final_rewards(s)
             for ag in self.agents:
                 r = float(final[self._seat[ag]])
                 self.rewards[ag] = self.rewards[ag] + r if shaped else r
                 self.terminations[ag] = True
-        elif self.max_turns is not None and self.rules.turns_played(s) >= self.max_turns:
+        elif self.max_turns is not None and rules.turns_played(s) >= self.max_turns:
             for ag in self.agents:
                 self.truncations[ag] = True
         else:

@@ -400,16 +400,16 @@ class MythicBathsRules:
             tatz = self.adjacency(s)[0]
             if not s.main_done:
                 m = self.cs.managers[s.manager]
-                supply_slots = [i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
-                acts.extend(self.A_GS + i for i in supply_slots)
+                supply_slots = [i for i, k in enumerate(s.supply) if k >= 0]
+                acts += [self.A_GS + i for i in supply_slots]
                 if s.deck or s.discard:
                     acts.append(self.A_GD)
                 if m == "gardener":
-                    acts.extend(self.A_GARD + i for i in supply_slots)
-                acts.extend(self.A_NOUR + b for b in nourishable)
+                    acts += [self.A_GARD + i for i in supply_slots]
+                acts += [self.A_NOUR + b for b in nourishable]
                 hand_units = self._units(s.hands[p], None)
                 flex = self._treat_flex(s, p)
-                acts.extend(self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners, hand_units, flex, tatz))
+                acts += [self.A_TREAT + b for b in range(self.num_baths) if self._treat_ok(s, p, b, owners, hand_units, flex, tatz)]
                 if can_clean:
                     acts.append(self.A_CLEAN)
                 if not acts:
@@ -417,27 +417,27 @@ class MythicBathsRules:
             if not s.bonus_done:
                 tok = s.tokens[p]
                 if tok[CERBERUS] == TOKEN_ACTIVE:
-                    acts.extend(self.A_TCER + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0)
+                    acts += [self.A_TCER + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
                 if tok[JACKALOPE] == TOKEN_ACTIVE:
                     acts.append(self.A_TJAC)
                 if tok[OWLBEAR] == TOKEN_ACTIVE:
-                    acts.extend(self.A_TOWL + b for b in nourishable)
+                    acts += [self.A_TOWL + b for b in nourishable]
                 if tok[SEA_LION] == TOKEN_ACTIVE and can_clean:
                     acts.append(self.A_TSEA)
             if s.main_done:
                 acts.append(self.A_END)
             return acts
         if ph == P_GATHER:
-            acts.extend(self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0)
+            acts += [self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
             if s.deck or s.discard:
                 acts.append(self.A_GD)
             return acts
         if ph == P_EARTH:
-            acts.extend(self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0 and self.single_kind[s.supply[i]])
+            acts += [self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0 and self.single_kind[s.supply[i]]]
             acts.append(self.A_DECL)
             return acts
         if ph == P_TAKE:
-            acts.extend(self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0)
+            acts += [self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
             acts.append(self.A_DECL)
             return acts
         if ph == P_DISCARD:
