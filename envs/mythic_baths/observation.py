@@ -84,7 +84,12 @@ class MythicBathsObserver:
         cs = rules.cs
         self._layout = build_layout(rules)
         self.o = {p.name: p.offset for p in self._layout.pieces}
+        o = self.o  # offsets as attributes: the hot path avoids dict lookups
+        self.o_phase, self.o_game, self.o_hand, self.o_discard, self.o_manager = (
+            o["phase"], o["game"], o["hand"], o["discard_pile"], o["manager"])
         self.seat_w = len(SEAT_FIELDS) + len(TOKEN_FIELDS)
+        self.supply_bases = [o["supply"] + i * cs.num_kinds for i in range(SUPPLY_SIZE)]
+        self.seat_bases = [o["seat"] + r * self.seat_w for r in range(MAX_SEATS)]
         self.bath_w = len(bath_fields(cs))
         T, G = cs.num_types, len(rules.guests)
         self.f_creature = len(BATH_FIELDS)
@@ -202,41 +207,37 @@ class MythicBathsObserver:
 
     def _head(self, s: State, seat: int) -> list[float]:
         """Everything before the baths: phase, game, hand, supply, discard pile, manager, seats."""
-        R, o = self.rules, self.o
-        n, K = R.n, R.K
+        n, K = self.rules.n, self.rules.K
         v = [0.0] * self.head_size
-        v[o["phase"] + s.phase] = 1.0
-        g = o["game"]
+        v[self.o_phase + s.phase] = 1.0
+        g = self.o_game
         v[g : g + 10] = (
-            n / 5.0, s.turn / 200.0, float(s.final_trigger >= 0), s.turns_left / 5.0, len(s.deck) / 50.0,
+            n / 5.0, s.turn / 200.0, s.final_trigger >= 0, s.turns_left / 5.0, len(s.deck) / 50.0,
             len(s.discard) / 50.0, len(s.guest_deck) / 45.0, len(s.manager_deck) / 10.0, s.main_done, s.bonus_done,
         )
-        h = o["hand"]
+        h = self.o_hand
         v[h : h + K] = map(THIRDS.__getitem__, s.hands[seat])
-        sup = o["supply"]
-        for i, k in enumerate(s.supply):
+        for base, k in zip(self.supply_bases, s.supply):
             if k >= 0:
-                v[sup + i * K + k] = 1.0
+                v[base + k] = 1.0
         counts = s.discard_counts  # recounted only when the rules changed the pile (discard_version)
         if counts is None or counts[0] != s.discard_version:
             pile = [0.0] * K
             for k in s.discard:
                 pile[k] += 0.2
             counts = s.discard_counts = (s.discard_version, pile)
-        d = o["discard_pile"]
+        d = self.o_discard
         v[d : d + K] = counts[1]
-        v[o["manager"] + s.manager] = 1.0
-        # Seats, relative to the observer.
-        so, w = o["seat"], self.seat_w
+        v[self.o_manager + s.manager] = 1.0
+        # Seats, relative to the observer (bools and ints pack as 0/1 floats).
         amber_of, is_jack = self.amber_of, self.is_jackalope
         mover = -1 if s.over else s.current
-        for r in range(n):
-            p = (seat + r) % n
+        for base, p in zip(self.seat_bases, range(seat, seat + n)):
+            p %= n
             col = s.collected[p]
-            base = so + r * w
             v[base : base + 8] = (
                 1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, len(col) / 8.0,
-                sum(map(amber_of.__getitem__, col)) / AMBER_SCALE, float(p == mover), float(p == s.final_trigger),
+                sum(map(amber_of.__getitem__, col)) / AMBER_SCALE, p == mover, p == s.final_trigger,
                 sum(map(is_jack.__getitem__, col)) / 3.0,
             )
             tokens = s.tokens[p]
