@@ -99,14 +99,29 @@ def format_table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str
     return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
 
 
-def _positive_int(text: str) -> int:
+def _number(text: str, kind: type, minimum: float, what: str) -> Any:
     try:
-        value = int(text)
+        value = kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if not value >= minimum:  # `not >=` also refuses NaN
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (every mythzoo subcommand uses these validators)."""
+    return _number(text, int, 1, "a positive integer")
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    return _number(text, int, 0, "a non-negative integer")
+
+
+def non_negative_float(text: str) -> float:
+    """argparse type: a number of seconds >= 0."""
+    return _number(text, float, 0.0, "a non-negative number of seconds")
 
 
 def _default_workers() -> int:
@@ -209,11 +224,11 @@ def _add_demo(sub: Any) -> None:
         description="Play games between uniform-random legal policies for every available env and player "
         "count (through the PettingZoo AEC API) and print a summary per env and player count.",
     )
-    p.add_argument("--games", type=_positive_int, default=DEMO_GAMES, help=f"games per env and player count (default {DEMO_GAMES})")
+    p.add_argument("--games", type=positive_int, default=DEMO_GAMES, help=f"games per env and player count (default {DEMO_GAMES})")
     p.add_argument("--seed", type=int, default=0, help="seed of every game and policy draw (default 0)")
-    p.add_argument("--workers", type=_positive_int, default=None, help="worker processes (default: one per available core)")
+    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: one per available core)")
     p.add_argument("--env", action="append", default=None, metavar="NAME", help="only this env (repeatable; default: all)")
-    p.add_argument("--players", type=_positive_int, nargs="+", default=None, metavar="N", help="only these player counts")
+    p.add_argument("--players", type=positive_int, nargs="+", default=None, metavar="N", help="only these player counts")
     p.set_defaults(func=cmd_demo)
 
 

@@ -24,6 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from mythzoo.cli import non_negative_float
 from mythzoo.policies.registry import (
     LATEST,
     CheckpointInfo,
@@ -207,16 +208,6 @@ CREATES = {"import"}  # the only subcommand that may create a registry where the
 
 
 # ------------------------------------------------------------------ parser
-def _nonnegative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected seconds >= 0, got {value}")
-    return value
-
-
 def _populate(p: argparse.ArgumentParser) -> None:
     """Add ``--registry`` and the subcommands to ``p``."""
     p.add_argument("--registry", metavar="PATH", default=None, help="registry directory (default $MYTHZOO_REGISTRY or ./registry)")
@@ -257,7 +248,7 @@ def _populate(p: argparse.ArgumentParser) -> None:
     s = sub.add_parser("verify", parents=[common], help="re-hash every file and check the index", description="Verify hashes and index/folder agreement; exit 1 on any error.")
     s.add_argument("ref", nargs="?", help="only this checkpoint")
     s.add_argument("--clean", action="store_true", help="remove leftovers of interrupted saves")
-    s.add_argument("--grace", type=_nonnegative_float, default=3600.0, metavar="SECONDS", help="with --clean: keep temp folders younger than this (default 3600)")
+    s.add_argument("--grace", type=non_negative_float, default=3600.0, metavar="SECONDS", help="with --clean: keep temp folders younger than this (default 3600)")
 
 
 def add_registry_parser(subparsers: Any) -> argparse.ArgumentParser:

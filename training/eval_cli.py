@@ -19,6 +19,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from mythzoo.cli import non_negative_float, non_negative_int, positive_int
+
 DEFAULT_GAMES = 100
 
 
@@ -28,36 +30,6 @@ def _usage_error(message: str) -> Exception:
     from mythzoo.cli import UsageError
 
     return UsageError(message)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
-    return value
-
-
-def _non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative number of seconds, got {text}")
-    return value
 
 
 def _env_arg(text: str) -> tuple[str, Any]:
@@ -138,11 +110,11 @@ def add_eval_parser(subparsers: Any) -> None:
     )
     p.add_argument("env", help="environment name (e.g. mythic_baths)")
     p.add_argument("refs", nargs="+", metavar="REF", help="policies; a repeated ref plays as REF#2, ...")
-    p.add_argument("--games", type=_positive_int, default=DEFAULT_GAMES,
+    p.add_argument("--games", type=positive_int, default=DEFAULT_GAMES,
                    help=f"games to play, rounded up to whole seat-rotation cycles (default {DEFAULT_GAMES})")
-    p.add_argument("--players", type=_positive_int, default=None, help="players per game (default: the env's default)")
-    p.add_argument("--workers", type=_positive_int, default=None, help="worker processes (default: one per core, about 20 games each)")
-    p.add_argument("--seed", type=_non_negative_int, default=0, help="seed of every deal and policy draw (default 0)")
+    p.add_argument("--players", type=positive_int, default=None, help="players per game (default: the env's default)")
+    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: one per core, about 20 games each)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of every deal and policy draw (default 0)")
     p.add_argument("--json", metavar="PATH", default=None, help="write the results and every game record as JSON")
     p.add_argument("--plot", metavar="PATH", default=None, help="write a PNG: ratings, win rates, cross-play heatmap")
     p.add_argument("--registry", metavar="PATH", default=None, help="checkpoint registry: resolves refs; stores ratings and results")
@@ -205,9 +177,9 @@ def add_replay_parser(subparsers: Any) -> None:
         "the final rewards and scores equal the record's.",
     )
     p.add_argument("record", help="JSON file: one game record, a list of them, or an eval result")
-    p.add_argument("--game", type=_non_negative_int, default=0, metavar="I", help="which game of the file (default 0)")
-    p.add_argument("--step-delay", type=_non_negative_float, default=0.0, metavar="SECONDS", help="pause after each decision (default 0)")
-    p.add_argument("--seat", type=_non_negative_int, default=None, help="render from this seat's view (default: the player to move)")
+    p.add_argument("--game", type=non_negative_int, default=0, metavar="I", help="which game of the file (default 0)")
+    p.add_argument("--step-delay", type=non_negative_float, default=0.0, metavar="SECONDS", help="pause after each decision (default 0)")
+    p.add_argument("--seat", type=non_negative_int, default=None, help="render from this seat's view (default: the player to move)")
     p.add_argument("--check", action="store_true", help="only check the record replays; print one line")
     p.set_defaults(func=cmd_replay)
 
