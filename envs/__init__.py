@@ -38,7 +38,7 @@ def _register_with_pettingzoo() -> None:
         from pettingzoo.env_registry.registration import aec_registry
     except ImportError:  # older PettingZoo without a registry: the modules still work directly
         return
-    for name, (module, pz_id, _) in ENVS.items():
+    for module, pz_id, _ in ENVS.values():
         if pz_id not in aec_registry:
             register("aec", pz_id, entry_point=f"{module.__name__}:env")
 

@@ -667,7 +667,7 @@ def test_troublesome_guest_one_amber_per_matched_unfulfilled_ingredient():
 
 def test_troublesome_guest_partial_progress_pays_only_unfulfilled():
     t = Table()
-    g = t.place(0, t.troublesome(OWLBEAR))
+    t.place(0, t.troublesome(OWLBEAR))
     t.give(0, HERBS, HERBS).give(1, HERBS, MUD).ready()
     t.treat(0, HERBS, HERBS).do("stop_treating")
     assert t.s.current == 1

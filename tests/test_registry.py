@@ -507,7 +507,7 @@ def test_cli_end_to_end(reg, tmp_path, spec, capsys):
     code, out, _ = cli("alias")
     assert code == 0 and "best" in out and "(automatic)" in out
     code, out, _ = cli("show", "ppo@best")
-    assert code == 0 and f"lineage         ppo:2 <- ppo:1" in out and "signature" in out and spec.signature in out
+    assert code == 0 and "lineage         ppo:2 <- ppo:1" in out and "signature" in out and spec.signature in out
     code, out, _ = cli("show", "ppo:1", "--json")
     assert code == 0 and json.loads(out)["id"] == a.id
     code, out, _ = cli("verify")

@@ -17,7 +17,7 @@ import numpy as np
 
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.rng import make_rng, rng_from_json, rng_to_json
-from mythzoo.envs.mythic_baths.actions import MAX_BATHS, SUPPLY_SIZE, build_action_table
+from mythzoo.envs.mythic_baths.actions import SUPPLY_SIZE, build_action_table
 from mythzoo.envs.mythic_baths.cards import CardSet
 
 HAND_LIMIT = 6
