@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -65,7 +67,7 @@ def bench_mythzoo(rollouts: int, seed: int = 0) -> tuple[float, int]:
     from mythzoo.training.config import load_config
     from mythzoo.training.ppo import train
 
-    cfg = load_config("mythic_baths/ppo.yaml", [f"seed={seed}", "registry=none", "eval_games=0", "progress=false", "run_dir=/tmp/mythzoo-bench-runs"])
+    cfg = load_config("mythic_baths/ppo.yaml", [f"seed={seed}", "registry=none", "eval_games=0", "progress=false", f"run_dir={Path(tempfile.gettempdir()) / 'mythzoo-bench-runs'}"])
     cfg.total_timesteps = rollouts * cfg.num_envs * cfg.n_steps
     cfg.snapshot_every = cfg.num_envs * cfg.n_steps  # one snapshot per rollout, as in real training
     summary = train(cfg)

@@ -1,4 +1,4 @@
-"""Mythic Baths: one scripted scenario per rule of the rulebook (/work/shared/rulebooks/mythic_baths.txt).
+"""Mythic Baths: one scripted scenario per rule of the rulebook (rulebooks/mythic_baths.txt).
 
 Each test is named after the rule it checks; ``test_assumption_...`` tests pin down the choices the
 engine makes where the rulebook is silent (listed in ``docs/rules/mythic_baths.md``).
