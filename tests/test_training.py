@@ -106,6 +106,49 @@ def test_learner_gets_final_reward_when_an_opponent_ends_the_game(num_players: i
     assert ended_by_opponent_with_reward > 0
 
 
+def test_shaped_rewards_between_learner_moves_reach_the_learner() -> None:
+    """``dense`` pays every step: the learner's rewards over a game sum to what the env paid its agent."""
+    pool = OpponentPool({"baselines": 1.0}, seed=0)
+    pool.add("baselines", "random", RandomPolicy(0))
+    vec = SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=2, reward_mode="dense"), 4, pool, seed=0)
+    paid: list[dict[str, float]] = [dict() for _ in vec.games]  # env-side total per agent, current game
+    ended: list[dict[str, float]] = [dict() for _ in vec.games]  # the same, for the game that ended last
+    for i, game in enumerate(vec.games):
+        orig_step, orig_reset = game.step, game.reset
+
+        def step(action, _i=i, _g=game, _orig=orig_step):
+            _orig(action)
+            if action is not None:
+                for a, r in _g.rewards.items():
+                    paid[_i][a] = paid[_i].get(a, 0.0) + r
+                if all(_g.terminations.values()) or all(_g.truncations.values()):
+                    ended[_i] = dict(paid[_i])
+
+        def reset(*args, _i=i, _orig=orig_reset, **kwargs):
+            paid[_i].clear()
+            _orig(*args, **kwargs)
+
+        game.step, game.reset = step, reset
+    vec.reset()
+    rng = np.random.default_rng(0)
+    got = [0.0] * vec.num_envs
+    mid_game_nonzero = finished = 0
+    while finished < 12:
+        masks = vec.action_masks()
+        _, rewards, dones, infos = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        for i in range(vec.num_envs):
+            got[i] += float(rewards[i])
+            if dones[i]:
+                finished += 1
+                learner = infos[i]["learner_agent"]
+                assert got[i] == pytest.approx(ended[i][learner], abs=1e-4)
+                assert got[i] == pytest.approx(infos[i]["episode"]["r"], abs=1e-4)
+                got[i] = 0.0
+            elif rewards[i] != 0:
+                mid_game_nonzero += 1
+    assert mid_game_nonzero > 0, "dense rewards must reach the learner during the game, not only at its end"
+
+
 def test_vecenv_is_deterministic_for_a_seed() -> None:
     def rollout() -> list[float]:
         vec = _vec(num_envs=4, seed=3)

@@ -113,6 +113,7 @@ class SelfPlayVecEnv(VecEnv):
         self.learner = [""] * num_envs
         self.seat_policy: list[dict[str, str]] = [{} for _ in range(num_envs)]
         self.lengths = [0] * num_envs
+        self.returns = [0.0] * num_envs
         self.starts = [0.0] * num_envs
         self._obs = np.zeros((num_envs, obs_space.shape[0]), dtype=np.float32)
         self._masks = np.zeros((num_envs, act_space.n), dtype=bool)
@@ -128,6 +129,7 @@ class SelfPlayVecEnv(VecEnv):
         self.learner[i] = learner
         self.seat_policy[i] = {a: self.pool.sample() for a in self.agents if a != learner}
         self.lengths[i] = 0
+        self.returns[i] = 0.0
         self.starts[i] = time.time()
 
     def _advance(self, idxs: Sequence[int]) -> list[tuple[int, float, bool, np.ndarray]]:
@@ -192,16 +194,21 @@ class SelfPlayVecEnv(VecEnv):
             self.games[i].step(int(self._actions[i]))
             self.lengths[i] += 1
         finished = self._advance(range(n))
-        rewards = np.zeros(n, dtype=np.float32)
+        # Rewards paid between the learner's moves (a game's shaped per-step rewards, or an
+        # opponent's move that ends the game) accumulate in the env for the learner's agent since
+        # its last action: read them for every game, not only for games that ended.
+        rewards = np.array([g._cumulative_rewards[self.learner[i]] for i, g in enumerate(self.games)], dtype=np.float32)
         dones = np.zeros(n, dtype=bool)
         infos: list[dict[str, Any]] = [{} for _ in range(n)]
+        for i in range(n):
+            self.returns[i] += float(rewards[i])
         for i, reward, truncated, last_obs in finished:
             rewards[i] = reward
             dones[i] = True
             infos[i] = {
                 "terminal_observation": last_obs.copy(),
                 "TimeLimit.truncated": truncated,
-                "episode": {"r": reward, "l": self.lengths[i], "t": round(time.time() - self.starts[i], 6)},
+                "episode": {"r": self.returns[i], "l": self.lengths[i], "t": round(time.time() - self.starts[i], 6)},
                 "learner_agent": self.learner[i],
                 "opponents": dict(self.seat_policy[i]),
             }
