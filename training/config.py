@@ -23,7 +23,8 @@ class TrainConfig:
     total_timesteps: int = 1_000_000  # learner decisions to train for
     max_minutes: float | None = None  # stop earlier when this much wall-clock time has passed
     seed: int = 0  # seeds torch, numpy, the games and the opponent draws
-    num_envs: int = 64  # games played at once in one process (batched inference)
+    num_envs: int = 64  # games played at once (batched inference)
+    num_workers: int = 0  # processes that play the games (0: in the training process; N: split over N)
     n_steps: int = 128  # learner decisions per game per rollout (rollout = num_envs * n_steps)
     batch_size: int = 1024  # PPO minibatch
     n_epochs: int = 4  # PPO epochs per rollout
@@ -92,6 +93,10 @@ def validate(cfg: TrainConfig) -> None:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")
     if cfg.max_minutes is not None and cfg.max_minutes <= 0:
         raise ValueError("config max_minutes must be positive (or null for no limit)")
+    if cfg.num_workers < 0:
+        raise ValueError(f"config num_workers must be >= 0 (0 plays the games in the training process), got {cfg.num_workers}")
+    if cfg.num_workers > cfg.num_envs:
+        raise ValueError(f"config num_workers ({cfg.num_workers}) must not exceed num_envs ({cfg.num_envs})")
     if cfg.eval_games < 0:
         raise ValueError("config eval_games must be >= 0")
     if cfg.activation not in ("tanh", "relu"):

@@ -201,55 +201,63 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         from mythzoo.policies.refs import load_policy
 
         pool.add("past", f"ref:{ref}", load_policy(ref, probe, registry=registry, seed=cfg.seed))
-    vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool, cfg.learner_agents, seed=cfg.seed)
+    if cfg.num_workers:
+        from mythzoo.training.parallel import SubprocSelfPlayVecEnv
 
-    activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
-    model = MaskablePPO(
-        "MlpPolicy",
-        vec_env,
-        learning_rate=cfg.learning_rate,
-        n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs,
-        gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda,
-        clip_range=cfg.clip_range,
-        ent_coef=cfg.ent_coef,
-        vf_coef=cfg.vf_coef,
-        max_grad_norm=cfg.max_grad_norm,
-        policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}, "activation_fn": activation},
-        tensorboard_log=str(run_dir),
-        seed=cfg.seed,
-        device="cpu",
-        verbose=0,
-    )
-    parent = None
-    if cfg.resume:
-        info = registry.resolve(cfg.resume)
-        if info.env_signature != spec.signature:
-            raise ValueError(f"checkpoint {info.id} was trained on another env layout ({info.env_signature} != {spec.signature})")
-        load_sb3_state(model, registry.load_weights(info.id))
-        model.num_timesteps = int(info.steps)
-        parent = info.id
+        vec_env = SubprocSelfPlayVecEnv(env_name, cfg.env_kwargs, cfg.num_envs, pool, cfg.num_workers, cfg.learner_agents, seed=cfg.seed)
+        pool = vec_env.pool  # adds (new snapshots) now reach the workers too
+    else:
+        vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool, cfg.learner_agents, seed=cfg.seed)
 
-    callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir)
-    start, start_steps = time.time(), model.num_timesteps
-    model.learn(total_timesteps=cfg.total_timesteps, callback=callback, reset_num_timesteps=not cfg.resume, tb_log_name="tb")
-    elapsed = time.time() - start
+    try:
+        activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
+        model = MaskablePPO(
+            "MlpPolicy",
+            vec_env,
+            learning_rate=cfg.learning_rate,
+            n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size,
+            n_epochs=cfg.n_epochs,
+            gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda,
+            clip_range=cfg.clip_range,
+            ent_coef=cfg.ent_coef,
+            vf_coef=cfg.vf_coef,
+            max_grad_norm=cfg.max_grad_norm,
+            policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}, "activation_fn": activation},
+            tensorboard_log=str(run_dir),
+            seed=cfg.seed,
+            device="cpu",
+            verbose=0,
+        )
+        parent = None
+        if cfg.resume:
+            info = registry.resolve(cfg.resume)
+            if info.env_signature != spec.signature:
+                raise ValueError(f"checkpoint {info.id} was trained on another env layout ({info.env_signature} != {spec.signature})")
+            load_sb3_state(model, registry.load_weights(info.id))
+            model.num_timesteps = int(info.steps)
+            parent = info.id
 
-    final = callback.evaluate() if cfg.eval_games else {}
-    final_id = callback.snapshot() if not cfg.eval_games else callback.parent
-    summary = {
-        "run_dir": str(run_dir),
-        "checkpoint": final_id,
-        "name": name,
-        "steps": int(model.num_timesteps),
-        "seconds": round(elapsed, 1),
-        "steps_per_second": round((model.num_timesteps - start_steps) / max(elapsed, 1e-9), 1),
-        "final_eval": final,
-        "history": callback.history,
-        "games_finished": vec_env.finished_games,
-    }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
-    vec_env.close()
+        callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir)
+        start, start_steps = time.time(), model.num_timesteps
+        model.learn(total_timesteps=cfg.total_timesteps, callback=callback, reset_num_timesteps=not cfg.resume, tb_log_name="tb")
+        elapsed = time.time() - start
+
+        final = callback.evaluate() if cfg.eval_games else {}
+        final_id = callback.snapshot() if not cfg.eval_games else callback.parent
+        summary = {
+            "run_dir": str(run_dir),
+            "checkpoint": final_id,
+            "name": name,
+            "steps": int(model.num_timesteps),
+            "seconds": round(elapsed, 1),
+            "steps_per_second": round((model.num_timesteps - start_steps) / max(elapsed, 1e-9), 1),
+            "final_eval": final,
+            "history": callback.history,
+            "games_finished": vec_env.finished_games,
+        }
+        (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    finally:
+        vec_env.close()  # stops worker processes even when training fails
     return summary

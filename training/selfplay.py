@@ -212,7 +212,8 @@ class SelfPlayVecEnv(VecEnv):
                 "learner_agent": self.learner[i],
                 "opponents": dict(self.seat_policy[i]),
             }
-            score = 1.0 if reward > 0 else 0.5 if reward == 0 else 0.0
+            ret = self.returns[i]  # the game's return: its sign is the result in every reward mode
+            score = 1.0 if ret > 0 else 0.5 if ret == 0 else 0.0
             for key in set(self.seat_policy[i].values()):
                 self.pool.record(key, score)
             self.finished_games += 1

@@ -1,0 +1,240 @@
+"""Self-play games spread over worker processes: one :class:`SelfPlayVecEnv` per worker.
+
+On a machine with several cores the games (rules, observations, opponents' batched inference)
+are the larger part of a rollout, and one Python process plays them on one core. This VecEnv
+splits the ``num_envs`` games into ``num_workers`` contiguous blocks, each played by a
+:class:`SelfPlayVecEnv` in its own process, while the learner's inference and the PPO update
+stay in the main process. Worker ``w`` is seeded ``seed + 7919 * w``, so a run is reproducible
+for a given ``num_workers`` (and worker 0 of a one-worker split plays exactly the in-process games).
+
+Opponents: the main process keeps the :class:`OpponentPool`; every ``add`` (a new ``latest``
+snapshot, a past self) is sent to each worker, whose own pool draws the seats of its games
+(PFSP statistics are kept per worker, from its own games). Messages carry arrays and policy
+objects between processes of this run only; nothing is ever read back from a file with pickle.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from mythzoo.policies.base import BasePolicy
+from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+
+WORKER_SEED_STRIDE = 7919
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _worker(remote: Any, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mix: dict[str, float],
+            members: list[tuple[str, str, BasePolicy]], learner_agents: list[str] | None, seed: int) -> None:
+    """A worker's loop: build its games, then answer commands until ``close``."""
+    import torch
+
+    torch.set_num_threads(1)  # the worker never runs torch; keep its thread pool from competing
+    from mythzoo import envs as mz_envs
+
+    pool = OpponentPool(mix, seed=seed)
+    for category, key, policy in members:
+        pool.add(category, key, policy)
+    vec = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), num_envs, pool, learner_agents, seed=seed)
+    try:
+        while True:
+            cmd, data = remote.recv()
+            if cmd == "step":
+                vec.step_async(data)
+                obs, rewards, dones, infos = vec.step_wait()
+                remote.send((obs, rewards, dones, infos, vec._masks.copy(), vec.finished_games))
+            elif cmd == "reset":
+                obs = vec.reset()
+                remote.send((obs, vec._masks.copy()))
+            elif cmd == "add":
+                pool.add(*data)
+            elif cmd == "get_attr":
+                remote.send(vec.get_attr(data))
+            elif cmd == "close":
+                vec.close()
+                remote.send(None)
+                return
+            else:
+                raise ValueError(f"unknown worker command {cmd!r}")
+    except (EOFError, KeyboardInterrupt):  # the main process went away
+        return
+
+
+class _BroadcastPool(OpponentPool):
+    """The main process's pool: each ``add`` is also sent to every worker."""
+
+    def __init__(self, inner: OpponentPool, send: Any):
+        self.__dict__.update(inner.__dict__)
+        self._send = send
+
+    def add(self, category: str, key: str, policy: BasePolicy) -> None:
+        super().add(category, key, policy)
+        self._send(("add", (category, key, policy)))
+
+
+class SubprocSelfPlayVecEnv(VecEnv):
+    """``num_envs`` self-play games played by ``num_workers`` processes, as one SB3 VecEnv."""
+
+    def __init__(
+        self,
+        env_name: str,
+        env_kwargs: dict[str, Any],
+        num_envs: int,
+        pool: OpponentPool,
+        num_workers: int,
+        learner_agents: Sequence[str] | None = None,
+        seed: int = 0,
+        start_method: str = "spawn",
+    ):
+        if num_workers < 1:
+            raise ValueError(f"num_workers must be at least 1, got {num_workers}")
+        if num_envs < num_workers:
+            raise ValueError(f"num_envs ({num_envs}) must be at least num_workers ({num_workers}): each worker plays at least one game")
+        from mythzoo import envs as mz_envs
+
+        probe = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), 1, pool, learner_agents, seed=seed)  # validates the learner agents
+        obs_space, act_space = probe.observation_space, probe.action_space
+        probe.close()
+        sizes = [num_envs // num_workers + (1 if w < num_envs % num_workers else 0) for w in range(num_workers)]
+        self.slices = np.cumsum([0] + sizes)
+        ctx = mp.get_context(start_method)
+        self.remotes, self.processes = [], []
+        members = [(c, k, pool.policies[k]) for c, keys in pool.members.items() for k in keys]
+        # Workers run small numpy matrix products (opponents' networks): one BLAS thread each, or
+        # idle BLAS threads spin against the games on a machine with few cores. Read at import
+        # time, so it is set in the environment the spawned workers start with.
+        saved = {k: os.environ.get(k) for k in BLAS_THREAD_VARS}
+        os.environ.update({k: "1" for k in BLAS_THREAD_VARS})
+        try:
+            self._start(ctx, sizes, env_name, env_kwargs, pool, members, learner_agents, seed)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        self.pool = _BroadcastPool(pool, self._broadcast)
+        self._masks = np.zeros((num_envs, act_space.n), dtype=bool)
+        self._worker_finished = [0] * num_workers
+        self.closed = False
+        super().__init__(num_envs, spaces.Box(-np.inf, np.inf, obs_space.shape, np.float32), act_space)
+
+    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: dict[str, Any], pool: OpponentPool,
+               members: list[tuple[str, str, BasePolicy]], learner_agents: Sequence[str] | None, seed: int) -> None:
+        for w, size in enumerate(sizes):
+            parent, child = ctx.Pipe()
+            args = (child, env_name, dict(env_kwargs), size, dict(pool.mix), members,
+                    list(learner_agents) if learner_agents else None, seed + WORKER_SEED_STRIDE * w)
+            proc = ctx.Process(target=_worker, args=args, daemon=True, name=f"mythzoo-selfplay-{w}")
+            proc.start()
+            child.close()
+            self.remotes.append(parent)
+            self.processes.append(proc)
+
+    def _broadcast(self, message: tuple[str, Any]) -> None:
+        for remote in self.remotes:
+            remote.send(message)
+
+    @property
+    def finished_games(self) -> int:
+        """Games finished in all workers."""
+        return sum(self._worker_finished)
+
+    def reset(self) -> np.ndarray:
+        """Start a new game in every slot of every worker."""
+        self._broadcast(("reset", None))
+        obs = []
+        for w, remote in enumerate(self.remotes):
+            o, m = remote.recv()
+            obs.append(o)
+            self._masks[self.slices[w]:self.slices[w + 1]] = m
+        return np.concatenate(obs)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Send each worker the learner's actions for its games."""
+        actions = np.asarray(actions)
+        for w, remote in enumerate(self.remotes):
+            remote.send(("step", actions[self.slices[w]:self.slices[w + 1]]))
+
+    def step_wait(self):
+        """Gather every worker's observations, rewards, ends and infos, in slot order."""
+        obs, rewards, dones, infos = [], [], [], []
+        for w, remote in enumerate(self.remotes):
+            o, r, d, inf, m, finished = remote.recv()
+            obs.append(o)
+            rewards.append(r)
+            dones.append(d)
+            infos.extend(inf)
+            self._masks[self.slices[w]:self.slices[w + 1]] = m
+            self._worker_finished[w] = finished
+        for info in infos:  # the main pool keeps statistics too (the workers' pools draw the seats)
+            if "opponents" in info:
+                r = info["episode"]["r"]
+                for key in set(info["opponents"].values()):
+                    self.pool.record(key, 1.0 if r > 0 else 0.5 if r == 0 else 0.0)
+        return np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones), infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game (never all zero)."""
+        return self._masks.copy()
+
+    def close(self) -> None:
+        """Stop the workers."""
+        if self.closed:
+            return
+        for remote in self.remotes:
+            try:
+                remote.send(("close", None))
+                remote.recv()
+            except (BrokenPipeError, EOFError):
+                pass
+        for proc in self.processes:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+        self.closed = True
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        """Attributes of the games, fetched from the workers."""
+        self._broadcast(("get_attr", attr_name))
+        values = [v for remote in self.remotes for v in remote.recv()]
+        return [values[i] for i in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        """Not supported: the games live in other processes."""
+        raise NotImplementedError("SubprocSelfPlayVecEnv cannot set attributes of games in worker processes")
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        """``action_masks`` answers from the batch; the games' other methods are out of reach."""
+        if method_name == "action_masks":
+            return [self._masks[i].copy() for i in self._get_indices(indices)]
+        raise NotImplementedError(f"SubprocSelfPlayVecEnv cannot call {method_name!r} on games in worker processes")
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        """No gymnasium wrappers inside."""
+        return [False for _ in self._get_indices(indices)]
+
+    def has_attr(self, attr_name: str) -> bool:
+        """``action_masks`` is provided by the VecEnv itself (MaskablePPO checks for it)."""
+        return attr_name == "action_masks"
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Worker seeds are fixed at construction (``seed + 7919 * worker``)."""
+        return [None] * self.num_envs
+
+    def get_images(self):
+        """No images: the games render as text."""
+        return [None] * self.num_envs
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
