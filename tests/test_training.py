@@ -111,8 +111,8 @@ def test_shaped_rewards_between_learner_moves_reach_the_learner() -> None:
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
     vec = SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=2, reward_mode="dense"), 4, pool, seed=0)
-    paid: list[dict[str, float]] = [dict() for _ in vec.games]  # env-side total per agent, current game
-    ended: list[dict[str, float]] = [dict() for _ in vec.games]  # the same, for the game that ended last
+    paid: list[dict[str, float]] = [{} for _ in vec.games]  # env-side total per agent, current game
+    ended: list[dict[str, float]] = [{} for _ in vec.games]  # the same, for the game that ended last
     for i, game in enumerate(vec.games):
         orig_step, orig_reset = game.step, game.reset
 

@@ -234,7 +234,5 @@ class SubprocSelfPlayVecEnv(VecEnv):
         return [None] * self.num_envs
 
     def __del__(self) -> None:
-        try:
+        if hasattr(self, "closed"):  # a half-built instance has no workers to stop
             self.close()
-        except Exception:
-            pass
