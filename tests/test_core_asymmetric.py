@@ -52,3 +52,39 @@ def test_self_play_vecenv_trains_one_role_against_the_other() -> None:
         wins += int((rewards[dones] > 0).sum())
         assert all(info["learner_agent"] == "seeker_0" for info in np.array(infos)[dones])
     assert games == 8 * 300 and abs(wins / games - 7 / 9) < 0.05
+
+
+def test_train_gives_each_role_its_own_network_and_the_roles_take_turns(tmp_path, monkeypatch) -> None:
+    import types
+
+    pytest = __import__("pytest")
+    pytest.importorskip("sb3_contrib")
+    from mythzoo import envs as mz_envs
+    from mythzoo.policies.registry import Registry
+    from mythzoo.training import ppo
+    from mythzoo.training.config import from_dict
+
+    module = types.SimpleNamespace(env=lambda **kw: ToyEnv(**kw), __name__="toy_asymmetric")
+    monkeypatch.setitem(mz_envs.ENVS, "toy_hide_seek_v0", (module, "mythzoo/toy_hide_seek-v0", "toy"))
+    order: list[str] = []
+    orig = ppo.SelfPlayCallback._on_training_start
+
+    def spy(self):
+        order.append(self.role)
+        orig(self)
+
+    monkeypatch.setattr(ppo.SelfPlayCallback, "_on_training_start", spy)
+    cfg = from_dict({
+        "env": "toy_hide_seek_v0", "env_kwargs": {}, "total_timesteps": 256, "role_phase_steps": 128,
+        "num_envs": 4, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [8], "baselines": ["random"],
+        "snapshot_every": 128, "eval_every": 256, "eval_games": 6, "registry": str(tmp_path / "reg"),
+        "run_dir": str(tmp_path / "runs"), "progress": False, "name": "toy",
+    })
+    summary = ppo.train(cfg)
+    assert order == ["hider", "seeker", "hider", "seeker"], "roles alternate in turns of role_phase_steps"
+    assert set(summary["roles"]) == {"hider", "seeker"}
+    reg = Registry(tmp_path / "reg")
+    hider, seeker = reg.resolve("toy-hider@latest"), reg.resolve("toy-seeker@latest")
+    assert (hider.role, hider.arch["obs_size"]) == ("hider", 2) and (seeker.role, seeker.arch["obs_size"]) == ("seeker", 4)
+    assert summary["roles"]["hider"]["steps"] >= 256 and summary["roles"]["seeker"]["steps"] >= 256
+    assert "win_rate_vs_random" in summary["roles"]["seeker"]["final_eval"]

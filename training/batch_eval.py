@@ -19,14 +19,18 @@ def evaluate_vs(
     learner_agents: Sequence[str] | None = None,
     batch: int = 64,
 ) -> dict[str, float]:
-    """The learner in one seat, ``opponent`` in every other; the learner's seat rotates through
-    ``learner_agents`` (every seat by default) equally. Returns win rate (a shared win counts
-    1/k), mean reward, and the number of games."""
+    """The learner in one seat (and its teammates' seats, in a team game), ``opponent`` in every
+    other; the learner's seat rotates through ``learner_agents`` (every seat by default) equally.
+    Returns win rate (a win shared by k sides counts 1/k; sides are the env's teams, every agent
+    on its own in a free-for-all), mean reward, and the number of games."""
     wins = 0.0
     total_reward = 0.0
     played = 0
     envs = [make_env() for _ in range(min(batch, games))]
+    u = envs[0].unwrapped
     seats = list(learner_agents) if learner_agents else list(envs[0].possible_agents)
+    team = {a: u.agent_team(a) for a in envs[0].possible_agents}
+    role = {a: u.agent_role(a) for a in envs[0].possible_agents}
     for start in range(0, games, len(envs)):
         live = []
         learner_of = {}
@@ -36,7 +40,7 @@ def evaluate_vs(
             learner_of[j] = seats[g % len(seats)]
             live.append(j)
         while live:
-            groups: dict[bool, list[tuple[int, str, dict]]] = {True: [], False: []}
+            groups: dict[tuple[bool, str], list[tuple[int, str, dict]]] = {}
             still = []
             for j in live:
                 env = envs[j]
@@ -45,16 +49,16 @@ def evaluate_vs(
                     me = learner_of[j]
                     r = float(env._cumulative_rewards[me])
                     total_reward += r
-                    best = max(env._cumulative_rewards.values())
-                    if r == best and r > min(env._cumulative_rewards.values()):
-                        wins += 1.0 / sum(1 for v in env._cumulative_rewards.values() if v == best)
+                    side = {team[a]: v for a, v in env._cumulative_rewards.items()}  # teammates share a reward
+                    best = max(side.values())
+                    if r == best and r > min(side.values()):
+                        wins += 1.0 / sum(1 for v in side.values() if v == best)
                     played += 1
                     continue
-                groups[agent == learner_of[j]].append((j, agent, env.observe(agent)))
+                mine = team[agent] == team[learner_of[j]]
+                groups.setdefault((mine, role[agent]), []).append((j, agent, env.observe(agent)))
                 still.append(j)
-            for is_learner, items in groups.items():
-                if not items:
-                    continue
+            for (is_learner, _), items in groups.items():
                 policy = learner if is_learner else opponent
                 obs = np.stack([o["observation"] for _, _, o in items])
                 masks = np.stack([o["action_mask"] for _, _, o in items])

@@ -40,7 +40,9 @@ class TrainConfig:
     opponent_mix: dict[str, float] = field(default_factory=lambda: {"latest": 0.6, "past": 0.2, "baselines": 0.2})  # opponent categories
     baselines: list[str] = field(default_factory=lambda: ["random", "heuristic"])  # baseline opponents
     opponents: list[str] = field(default_factory=list)  # extra registry refs added to the past pool
-    learner_agents: list[str] | None = None  # seats the learner may take (None: every seat)
+    learner_agents: list[str] | None = None  # seats the learner may take (None: every seat of its role)
+    roles: list[str] | None = None  # roles to train, one network each (None: every role of the env)
+    role_phase_steps: int = 100_000  # with several roles: learner steps of one role before the next takes its turn
     snapshot_every: int = 100_000  # learner steps between snapshots (pool + registry)
     eval_every: int = 200_000  # learner steps between evaluations against the baselines
     eval_games: int = 100  # games per baseline per evaluation (seats rotated)
@@ -88,7 +90,7 @@ def from_dict(data: dict[str, Any]) -> TrainConfig:
 
 def validate(cfg: TrainConfig) -> None:
     """Range checks with messages that say what to change."""
-    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads"):
+    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads", "role_phase_steps"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")
     if cfg.max_minutes is not None and cfg.max_minutes <= 0:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,17 +31,18 @@ WORKER_SEED_STRIDE = 7919
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def _worker(remote: Any, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mix: dict[str, float],
-            members: list[tuple[str, str, BasePolicy]], learner_agents: list[str] | None, seed: int) -> None:
+def _worker(remote: Any, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mixes: dict[str | None, dict[str, float]],
+            members: list[tuple[str | None, str, str, BasePolicy]], learner_agents: list[str] | None, seed: int) -> None:
     """A worker's loop: build its games, then answer commands until ``close``."""
     import torch
 
     torch.set_num_threads(1)  # the worker never runs torch; keep its thread pool from competing
     from mythzoo import envs as mz_envs
 
-    pool = OpponentPool(mix, seed=seed)
-    for category, key, policy in members:
-        pool.add(category, key, policy)
+    pools = {role: OpponentPool(mix, seed=seed + k) for k, (role, mix) in enumerate(mixes.items())}
+    for role, category, key, policy in members:
+        pools[role].add(category, key, policy)
+    pool = pools[None] if None in pools else pools  # one pool for every seat, or one per role
     vec = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), num_envs, pool, learner_agents, seed=seed)
     try:
         while True:
@@ -54,7 +55,8 @@ def _worker(remote: Any, env_name: str, env_kwargs: dict[str, Any], num_envs: in
                 obs = vec.reset()
                 remote.send((obs, vec._masks.copy()))
             elif cmd == "add":
-                pool.add(*data)
+                role, category, key, policy = data
+                pools[role].add(category, key, policy)
             elif cmd == "get_attr":
                 remote.send(vec.get_attr(data))
             elif cmd == "close":
@@ -68,15 +70,16 @@ def _worker(remote: Any, env_name: str, env_kwargs: dict[str, Any], num_envs: in
 
 
 class _BroadcastPool(OpponentPool):
-    """The main process's pool: each ``add`` is also sent to every worker."""
+    """A pool of the main process: each ``add`` is also sent to every worker."""
 
-    def __init__(self, inner: OpponentPool, send: Any):
-        self.__dict__.update(inner.__dict__)
+    def __init__(self, inner: OpponentPool, role: str | None, send: Any):
+        self.__dict__.update(inner.__dict__)  # the same members and statistics as ``inner``
+        self._role = role
         self._send = send
 
     def add(self, category: str, key: str, policy: BasePolicy) -> None:
         super().add(category, key, policy)
-        self._send(("add", (category, key, policy)))
+        self._send(("add", (self._role, category, key, policy)))
 
 
 class SubprocSelfPlayVecEnv(VecEnv):
@@ -87,7 +90,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
         env_name: str,
         env_kwargs: dict[str, Any],
         num_envs: int,
-        pool: OpponentPool,
+        pool: OpponentPool | Mapping[str, OpponentPool],
         num_workers: int,
         learner_agents: Sequence[str] | None = None,
         seed: int = 0,
@@ -101,36 +104,43 @@ class SubprocSelfPlayVecEnv(VecEnv):
 
         probe = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), 1, pool, learner_agents, seed=seed)  # validates the learner agents
         obs_space, act_space = probe.observation_space, probe.action_space
+        probe_role, self._role, self._team = probe.role[probe.learner_agents[0]], probe.role, probe.team
         probe.close()
         sizes = [num_envs // num_workers + (1 if w < num_envs % num_workers else 0) for w in range(num_workers)]
         self.slices = np.cumsum([0] + sizes)
         ctx = mp.get_context(start_method)
         self.remotes, self.processes = [], []
-        members = [(c, k, pool.policies[k]) for c, keys in pool.members.items() for k in keys]
+        pools: dict[str | None, OpponentPool] = {None: pool} if isinstance(pool, OpponentPool) else dict(pool)
+        mixes = {role: dict(p.mix) for role, p in pools.items()}
+        members = [(role, c, k, p.policies[k]) for role, p in pools.items() for c, keys in p.members.items() for k in keys]
         # Workers run small numpy matrix products (opponents' networks): one BLAS thread each, or
         # idle BLAS threads spin against the games on a machine with few cores. Read at import
         # time, so it is set in the environment the spawned workers start with.
         saved = {k: os.environ.get(k) for k in BLAS_THREAD_VARS}
         os.environ.update({k: "1" for k in BLAS_THREAD_VARS})
         try:
-            self._start(ctx, sizes, env_name, env_kwargs, pool, members, learner_agents, seed)
+            self._start(ctx, sizes, env_name, env_kwargs, mixes, members, learner_agents, seed)
         finally:
             for k, v in saved.items():
                 if v is None:
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
-        self.pool = _BroadcastPool(pool, self._broadcast)
+        broadcast = {role: _BroadcastPool(p, role, self._broadcast) for role, p in pools.items()}
+        # What training sees: the pool(s) whose adds reach the workers, shaped as given.
+        self.pools: OpponentPool | dict[str, OpponentPool] = broadcast[None] if None in broadcast else broadcast
+        self.pool = broadcast[None] if None in broadcast else broadcast[probe_role]
+        self._record_pools = broadcast
         self._masks = np.zeros((num_envs, act_space.n), dtype=bool)
         self._worker_finished = [0] * num_workers
         self.closed = False
         super().__init__(num_envs, spaces.Box(-np.inf, np.inf, obs_space.shape, np.float32), act_space)
 
-    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: dict[str, Any], pool: OpponentPool,
-               members: list[tuple[str, str, BasePolicy]], learner_agents: Sequence[str] | None, seed: int) -> None:
+    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: dict[str, Any], mixes: dict[str | None, dict[str, float]],
+               members: list[tuple[str | None, str, str, BasePolicy]], learner_agents: Sequence[str] | None, seed: int) -> None:
         for w, size in enumerate(sizes):
             parent, child = ctx.Pipe()
-            args = (child, env_name, dict(env_kwargs), size, dict(pool.mix), members,
+            args = (child, env_name, dict(env_kwargs), size, mixes, members,
                     list(learner_agents) if learner_agents else None, seed + WORKER_SEED_STRIDE * w)
             proc = ctx.Process(target=_worker, args=args, daemon=True, name=f"mythzoo-selfplay-{w}")
             proc.start()
@@ -174,11 +184,12 @@ class SubprocSelfPlayVecEnv(VecEnv):
             infos.extend(inf)
             self._masks[self.slices[w]:self.slices[w + 1]] = m
             self._worker_finished[w] = finished
-        for info in infos:  # the main pool keeps statistics too (the workers' pools draw the seats)
+        for info in infos:  # the main pools keep statistics too (the workers' pools draw the seats)
             if "opponents" in info:
                 r = info["episode"]["r"]
-                for key in set(info["opponents"].values()):
-                    self.pool.record(key, 1.0 if r > 0 else 0.5 if r == 0 else 0.0)
+                team = self._team[info["learner_agent"]]
+                for role, key in {(self._role[a], k) for a, k in info["opponents"].items() if self._team[a] != team}:
+                    self._record_pools[None if None in self._record_pools else role].record(key, 1.0 if r > 0 else 0.5 if r == 0 else 0.0)
         return np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones), infos
 
     def action_masks(self) -> np.ndarray:

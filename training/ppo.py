@@ -72,23 +72,31 @@ def load_sb3_state(model: MaskablePPO, weights: dict[str, np.ndarray]) -> None:
 
 # ----------------------------------------------------------------- callback
 class SelfPlayCallback(BaseCallback):
-    """Snapshots (registry + opponent pool), evaluations against baselines, a progress bar."""
+    """One role's snapshots (registry + opponent pool), evaluations against baselines, progress bar.
 
-    def __init__(self, cfg: TrainConfig, make_env, pool: OpponentPool, spec: EnvSpec, registry, name: str, parent: str | None, run_dir: Path):
+    ``learner_agents``: the seats this role's learner plays (evaluations rotate through them);
+    ``deadline``: the run's wall-clock end (shared by all roles), or None.
+    """
+
+    def __init__(self, cfg: TrainConfig, make_env, pool: OpponentPool, spec: EnvSpec, registry, name: str, parent: str | None,
+                 run_dir: Path, role: str, learner_agents: list[str], deadline: float | None, solo: bool = False):
         super().__init__()
         self.cfg, self.make_env, self.pool, self.spec = cfg, make_env, pool, spec
         self.registry, self.name, self.parent, self.run_dir = registry, name, parent, run_dir
+        self.role, self.learner_agents, self.deadline, self.solo = role, learner_agents, deadline, solo
         self.next_snapshot = cfg.snapshot_every
         self.next_eval = cfg.eval_every
         self.best_score = -np.inf
         self.history: list[dict[str, Any]] = []
         self.bar: tqdm | None = None
         self.snapshots = 0
+        self.out_of_time = False
 
     def _on_training_start(self) -> None:
-        self.deadline = time.time() + 60 * self.cfg.max_minutes if self.cfg.max_minutes else None
-        if self.cfg.progress:
-            self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step", desc=f"train {self.cfg.env}", dynamic_ncols=True)
+        # Called at every learn() call: once per phase when roles take turns.
+        if self.cfg.progress and self.bar is None:
+            desc = f"train {self.cfg.env}" + (f" [{self.role}]" if self.role else "")
+            self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step", desc=desc, dynamic_ncols=True)
         self._refresh_latest()
 
     def _on_step(self) -> bool:
@@ -101,6 +109,7 @@ class SelfPlayCallback(BaseCallback):
             self.next_eval += self.cfg.eval_every
             self.evaluate()
         if self.deadline is not None and time.time() >= self.deadline:
+            self.out_of_time = True
             return False  # the wall-clock budget is spent: stop after this step
         return True
 
@@ -110,9 +119,11 @@ class SelfPlayCallback(BaseCallback):
     def _on_rollout_end(self) -> None:
         torch.set_num_threads(self.cfg.update_threads)  # the update runs alone: use the cores
 
-    def _on_training_end(self) -> None:
+    def close(self) -> None:
+        """Close the progress bar."""
         if self.bar is not None:
             self.bar.close()
+            self.bar = None
 
     def _refresh_latest(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         weights, arch = export_policy(self.model)
@@ -128,27 +139,38 @@ class SelfPlayCallback(BaseCallback):
         if self.registry is None:
             return None
         info = self.registry.register(
-            self.name, weights, arch, env_spec=self.spec, algo=ALGO, steps=int(self.num_timesteps),
-            parent=self.parent, tags=[f"run:{self.run_dir.name}"], metrics={"config": asdict(self.cfg)},
+            self.name, weights, arch, env_spec=self.spec, algo=ALGO, steps=int(self.num_timesteps), role=self.role or None,
+            parent=self.parent, tags=[f"run:{self.run_dir.name}"] + ([f"role:{self.role}"] if self.role else []),
+            metrics={"config": asdict(self.cfg), "role": self.role, "agents": self.learner_agents},
         )
         self.parent = info.id  # `latest` follows automatically (the highest version of the name)
         return info.id
 
     def evaluate(self) -> dict[str, Any]:
-        """Win rates against each baseline (seats rotated), logged and stored; ``best`` moves on improvement."""
+        """Win rates against each baseline (seats rotated; a solo game: the mean return), logged and
+        stored; ``best`` moves on improvement."""
         weights, arch = export_policy(self.model)
         learner = policy_from_weights(weights, arch, deterministic=True, seed=0)
         env = self.make_env()
         row: dict[str, Any] = {"steps": int(self.num_timesteps), "time": time.time()}
-        for base in self.cfg.baselines:
-            opp = make_baseline(base, env, seed=self.cfg.seed + 7)
-            res = evaluate_vs(self.make_env, learner, opp, self.cfg.eval_games, seed=10_000 + len(self.history) * 1000, learner_agents=self.cfg.learner_agents)
-            row[f"win_rate_vs_{base}"] = res["win_rate"]
-            self.logger.record(f"eval/win_rate_vs_{base}", res["win_rate"])
+        if self.role:
+            row["role"] = self.role
+        seed = 10_000 + len(self.history) * 1000
+        if self.solo:
+            res = evaluate_vs(self.make_env, learner, learner, self.cfg.eval_games, seed=seed, learner_agents=self.learner_agents)
+            row["mean_reward"] = res["mean_reward"]
+            self.logger.record("eval/mean_reward", res["mean_reward"])
+            score = res["mean_reward"]
+        else:
+            for base in self.cfg.baselines:
+                opp = make_baseline(base, env, seed=self.cfg.seed + 7)
+                res = evaluate_vs(self.make_env, learner, opp, self.cfg.eval_games, seed=seed, learner_agents=self.learner_agents)
+                row[f"win_rate_vs_{base}"] = res["win_rate"]
+                self.logger.record(f"eval/win_rate_vs_{base}", res["win_rate"])
+            score = float(np.mean([row[f"win_rate_vs_{b}"] for b in self.cfg.baselines]))
         self.history.append(row)
         with open(self.run_dir / "eval.jsonl", "a") as f:
             f.write(json.dumps(row) + "\n")
-        score = float(np.mean([row[f"win_rate_vs_{b}"] for b in self.cfg.baselines]))
         if self.registry is not None:
             ckpt = self.snapshot()
             if ckpt is not None:
@@ -156,14 +178,20 @@ class SelfPlayCallback(BaseCallback):
                 if score > self.best_score:
                     self.registry.set_alias(self.name, "best", ckpt)
         if self.bar is not None:
-            self.bar.set_postfix({k.replace("win_rate_vs_", "vs "): f"{v:.2f}" for k, v in row.items() if k.startswith("win_rate")})
+            self.bar.set_postfix({k.replace("win_rate_vs_", "vs "): f"{v:.2f}" for k, v in row.items() if k.startswith(("win_rate", "mean_reward"))})
         self.best_score = max(self.best_score, score)
         return row
 
 
 # -------------------------------------------------------------------- train
 def train(cfg: TrainConfig) -> dict[str, Any]:
-    """Run one training job; returns a summary (run dir, checkpoint ids, evaluations)."""
+    """Run one training job; returns a summary (run dir, checkpoint ids, evaluations).
+
+    One policy per role: a symmetric game (every seat the same role) trains one network in
+    self-play; an asymmetric game (``invoker`` against ``hero`` seats) trains one network per
+    role, the roles taking turns of ``role_phase_steps`` learner steps, each against the other
+    roles' latest and past snapshots and baselines; a solo game trains its one agent plainly.
+    """
     env_name = mz_envs.resolve(cfg.env)
     cfg.env = env_name
     run_name = f"{env_name}__ppo__{cfg.seed}__{int(time.time())}"
@@ -187,77 +215,128 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
 
     probe = make_env()
     spec = EnvSpec.from_env(probe)
+    roles = probe.unwrapped.roles()  # role -> its agents
+    solo = len(probe.possible_agents) == 1
+    train_roles = list(cfg.roles) if cfg.roles else list(roles)
+    unknown = [r for r in train_roles if r not in roles]
+    if unknown:
+        raise ValueError(f"roles {unknown} are not roles of {env_name}; its roles are {sorted(roles)}")
+    multi = len(roles) > 1
+    if multi and cfg.resume:
+        raise ValueError("resume continues one network; in a game with several roles, start a new run (opponents= can add earlier checkpoints)")
     registry = None
     if cfg.registry != "none":  # "none": train without a registry (benchmarks, tests)
         from mythzoo.policies.registry import Registry
 
         registry = Registry(cfg.registry)
-    name = cfg.name or f"{env_name}-ppo"
+    base_name = cfg.name or f"{env_name}-ppo"
 
-    pool = OpponentPool(cfg.opponent_mix, seed=cfg.seed)
-    for base in cfg.baselines:
-        pool.add("baselines", f"baseline:{base}", make_baseline(base, probe, seed=cfg.seed))
+    # One opponent pool per role: the seats of a role are drawn from its pool.
+    pools = {role: OpponentPool(cfg.opponent_mix, seed=cfg.seed + k) for k, role in enumerate(roles)}
+    for pool in pools.values():
+        for base in cfg.baselines:
+            pool.add("baselines", f"baseline:{base}", make_baseline(base, probe, seed=cfg.seed))
     for ref in cfg.opponents:
         from mythzoo.policies.refs import load_policy
 
-        pool.add("past", f"ref:{ref}", load_policy(ref, probe, registry=registry, seed=cfg.seed))
-    if cfg.num_workers:
-        from mythzoo.training.parallel import SubprocSelfPlayVecEnv
+        policy = load_policy(ref, probe, registry=registry, seed=cfg.seed)
+        size = getattr(policy, "obs_size", None)
+        for role, agents in roles.items():  # a checkpoint joins the pool of the role it fits
+            if size is None or size == spec.obs_sizes[agents[0]]:
+                pools[role].add("past", f"ref:{ref}", policy)
+    deadline = time.time() + 60 * cfg.max_minutes if cfg.max_minutes else None
+    activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
 
-        vec_env = SubprocSelfPlayVecEnv(env_name, cfg.env_kwargs, cfg.num_envs, pool, cfg.num_workers, cfg.learner_agents, seed=cfg.seed)
-        pool = vec_env.pool  # adds (new snapshots) now reach the workers too
-    else:
-        vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool, cfg.learner_agents, seed=cfg.seed)
-
+    learners: dict[str, tuple[MaskablePPO, SelfPlayCallback, Any]] = {}
     try:
-        activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
-        model = MaskablePPO(
-            "MlpPolicy",
-            vec_env,
-            learning_rate=cfg.learning_rate,
-            n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size,
-            n_epochs=cfg.n_epochs,
-            gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda,
-            clip_range=cfg.clip_range,
-            ent_coef=cfg.ent_coef,
-            vf_coef=cfg.vf_coef,
-            max_grad_norm=cfg.max_grad_norm,
-            policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}, "activation_fn": activation},
-            tensorboard_log=str(run_dir),
-            seed=cfg.seed,
-            device="cpu",
-            verbose=0,
-        )
-        parent = None
-        if cfg.resume:
-            info = registry.resolve(cfg.resume)
-            if info.env_signature != spec.signature:
-                raise ValueError(f"checkpoint {info.id} was trained on another env layout ({info.env_signature} != {spec.signature})")
-            load_sb3_state(model, registry.load_weights(info.id))
-            model.num_timesteps = int(info.steps)
-            parent = info.id
+        for role in train_roles:
+            learner_agents = [a for a in (cfg.learner_agents or roles[role]) if a in roles[role]]
+            if not learner_agents:
+                raise ValueError(f"learner_agents {cfg.learner_agents} has no seat of role {role!r} ({roles[role]})")
+            pool_arg = pools if multi else pools[role]
+            if cfg.num_workers:
+                from mythzoo.training.parallel import SubprocSelfPlayVecEnv
 
-        callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir)
-        start, start_steps = time.time(), model.num_timesteps
-        model.learn(total_timesteps=cfg.total_timesteps, callback=callback, reset_num_timesteps=not cfg.resume, tb_log_name="tb")
+                vec_env = SubprocSelfPlayVecEnv(env_name, cfg.env_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents, seed=cfg.seed)
+                pool = vec_env.pool  # its adds (new snapshots) reach the workers too
+            else:
+                vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool_arg, learner_agents, seed=cfg.seed)
+                pool = pools[role]
+            model = MaskablePPO(
+                "MlpPolicy",
+                vec_env,
+                learning_rate=cfg.learning_rate,
+                n_steps=cfg.n_steps,
+                batch_size=cfg.batch_size,
+                n_epochs=cfg.n_epochs,
+                gamma=cfg.gamma,
+                gae_lambda=cfg.gae_lambda,
+                clip_range=cfg.clip_range,
+                ent_coef=cfg.ent_coef,
+                vf_coef=cfg.vf_coef,
+                max_grad_norm=cfg.max_grad_norm,
+                policy_kwargs={"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}, "activation_fn": activation},
+                tensorboard_log=str(run_dir),
+                seed=cfg.seed,
+                device="cpu",
+                verbose=0,
+            )
+            parent = None
+            if cfg.resume:
+                info = registry.resolve(cfg.resume)
+                if info.env_signature != spec.signature:
+                    raise ValueError(f"checkpoint {info.id} was trained on another env layout ({info.env_signature} != {spec.signature})")
+                load_sb3_state(model, registry.load_weights(info.id))
+                model.num_timesteps = int(info.steps)
+                parent = info.id
+            name = f"{base_name}-{role}" if multi else base_name
+            callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir,
+                                        role=role if multi else "", learner_agents=learner_agents, deadline=deadline, solo=solo)
+            learners[role] = (model, callback, vec_env)
+
+        # Roles take turns (one turn covers everything when a single role is trained).
+        phase = cfg.role_phase_steps if len(learners) > 1 else cfg.total_timesteps
+        start = time.time()
+        start_steps = {role: m.num_timesteps for role, (m, _, _) in learners.items()}
+        first = True
+        while True:
+            active = [r for r, (m, cb, _) in learners.items() if m.num_timesteps < cfg.total_timesteps and not cb.out_of_time]
+            if not active:
+                break
+            for role in active:
+                model, callback, _ = learners[role]
+                steps = min(phase, cfg.total_timesteps - model.num_timesteps)
+                model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=first and not cfg.resume,
+                            tb_log_name=f"tb_{role}" if multi else "tb")
+            first = False
         elapsed = time.time() - start
 
-        final = callback.evaluate() if cfg.eval_games else {}
-        final_id = callback.snapshot() if not cfg.eval_games else callback.parent
+        per_role: dict[str, Any] = {}
+        for role, (model, callback, vec_env) in learners.items():
+            final = callback.evaluate() if cfg.eval_games else {}
+            final_id = callback.snapshot() if not cfg.eval_games else callback.parent
+            callback.close()
+            per_role[role] = {
+                "checkpoint": final_id,
+                "name": callback.name,
+                "steps": int(model.num_timesteps),
+                "steps_per_second": round((model.num_timesteps - start_steps[role]) / max(elapsed, 1e-9), 1),
+                "final_eval": final,
+                "history": callback.history,
+                "games_finished": vec_env.finished_games,
+            }
+        head = per_role[train_roles[0]]
         summary = {
             "run_dir": str(run_dir),
-            "checkpoint": final_id,
-            "name": name,
-            "steps": int(model.num_timesteps),
+            **head,
+            "steps": sum(r["steps"] for r in per_role.values()),
             "seconds": round(elapsed, 1),
-            "steps_per_second": round((model.num_timesteps - start_steps) / max(elapsed, 1e-9), 1),
-            "final_eval": final,
-            "history": callback.history,
-            "games_finished": vec_env.finished_games,
+            "steps_per_second": round(sum(r["steps"] - start_steps[k] for k, r in per_role.items()) / max(elapsed, 1e-9), 1),
+            "roles": per_role if multi else None,
         }
         (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     finally:
-        vec_env.close()  # stops worker processes even when training fails
+        for _, callback, vec_env in learners.values():
+            callback.close()
+            vec_env.close()  # stops worker processes even when training fails
     return summary

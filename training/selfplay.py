@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,13 +81,18 @@ class OpponentPool:
 
 
 class SelfPlayVecEnv(VecEnv):
-    """``num_envs`` games of one AEC env; the learner's side of each is one VecEnv slot."""
+    """``num_envs`` games of one AEC env; the learner's side of each is one VecEnv slot.
+
+    ``pool`` draws the policy of every other seat: one :class:`OpponentPool` for all seats, or one
+    per role (``{"invoker": ..., "hero": ...}``) in an asymmetric game, where each seat is drawn
+    from the pool of its role (the learner's teammates from its own role's pool).
+    """
 
     def __init__(
         self,
         make_env: Callable[[], Any],
         num_envs: int,
-        pool: OpponentPool,
+        pool: OpponentPool | Mapping[str, OpponentPool],
         learner_agents: Sequence[str] | None = None,
         seed: int = 0,
     ):
@@ -107,7 +112,19 @@ class SelfPlayVecEnv(VecEnv):
             if e0.observation_space(a)["observation"].shape != obs_space.shape or e0.action_space(a).n != act_space.n:
                 raise ValueError("all learner agents must share one observation and action size (one role)")
         super().__init__(num_envs, spaces.Box(-np.inf, np.inf, obs_space.shape, np.float32), act_space)
-        self.pool = pool
+        u = e0.unwrapped
+        self.role = {a: u.agent_role(a) for a in self.agents}
+        self.team = {a: u.agent_team(a) for a in self.agents}
+        if isinstance(pool, OpponentPool):
+            self.pools = {r: pool for r in self.role.values()}
+        else:
+            # A seat needs a pool when some game gives it to an opponent or a teammate.
+            needed = {self.role[a] for a in self.agents if a not in self.learner_agents or len(self.learner_agents) > 1}
+            missing = sorted(needed - set(pool))
+            if missing:
+                raise ValueError(f"no opponent pool for roles {missing}; pools given for {sorted(pool)}")
+            self.pools = dict(pool)
+        self.pool = self.pools[self.role[first]]  # the learner's own role's pool
         self.rng = np.random.default_rng(seed)
         self.next_seed = int(self.rng.integers(2**31))
         self.learner = [""] * num_envs
@@ -127,7 +144,7 @@ class SelfPlayVecEnv(VecEnv):
         self.next_seed += 1
         learner = self.learner_agents[int(self.rng.integers(len(self.learner_agents)))]
         self.learner[i] = learner
-        self.seat_policy[i] = {a: self.pool.sample() for a in self.agents if a != learner}
+        self.seat_policy[i] = {a: self.pools[self.role[a]].sample() for a in self.agents if a != learner}
         self.lengths[i] = 0
         self.returns[i] = 0.0
         self.starts[i] = time.time()
@@ -138,7 +155,7 @@ class SelfPlayVecEnv(VecEnv):
         finished = []
         pending = list(idxs)
         while pending:
-            groups: dict[str, list[tuple[int, str, dict[str, np.ndarray]]]] = defaultdict(list)
+            groups: dict[tuple[str, str], list[tuple[int, str, dict[str, np.ndarray]]]] = defaultdict(list)
             still = []
             for i in pending:
                 env = self.games[i]
@@ -153,10 +170,10 @@ class SelfPlayVecEnv(VecEnv):
                     self._obs[i] = o["observation"]
                     self._masks[i] = o["action_mask"].astype(bool)
                     continue
-                groups[self.seat_policy[i][agent]].append((i, agent, o))
+                groups[(self.role[agent], self.seat_policy[i][agent])].append((i, agent, o))
                 still.append(i)
-            for key, items in groups.items():
-                policy = self.pool.policies[key]
+            for (role, key), items in groups.items():
+                policy = self.pools[role].policies[key]
                 obs = np.stack([o["observation"] for _, _, o in items])
                 masks = np.stack([o["action_mask"] for _, _, o in items])
                 actions = policy.act_batch(obs, masks, items[0][1])
@@ -214,8 +231,9 @@ class SelfPlayVecEnv(VecEnv):
             }
             ret = self.returns[i]  # the game's return: its sign is the result in every reward mode
             score = 1.0 if ret > 0 else 0.5 if ret == 0 else 0.0
-            for key in set(self.seat_policy[i].values()):
-                self.pool.record(key, score)
+            learner_team = self.team[self.learner[i]]
+            for role, key in {(self.role[a], k) for a, k in self.seat_policy[i].items() if self.team[a] != learner_team}:
+                self.pools[role].record(key, score)
             self.finished_games += 1
         self._restart([f for f in finished], infos)
         self._actions = None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -28,7 +29,13 @@ from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.observer import ObservationLayout
 
 STATE_SCHEMA_VERSION = 1
-__all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION"]
+_INDEX_SUFFIX = re.compile(r"_\d+$")
+__all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of"]
+
+
+def role_of(agent: str) -> str:
+    """An agent's role from its name: ``player_3`` -> ``player``, ``invoker`` -> ``invoker``."""
+    return _INDEX_SUFFIX.sub("", agent)
 
 
 class GameRules(Protocol):
@@ -75,6 +82,7 @@ class MythzooAECEnv(AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
     env_name: str = "mythzoo_game_v0"
     shaped: bool = False  # True: per-step rewards from _potential (a game's shaped reward mode)
+    team_roles: tuple[str, ...] = ()  # roles whose agents play as one team with a shared reward
 
     def __init__(
         self,
@@ -132,6 +140,27 @@ class MythzooAECEnv(AECEnv):
     def action_table(self, agent: str | None = None) -> Any:
         """``agent``'s action table (named ranges with encode/decode/label). Games override."""
         raise NotImplementedError
+
+    def agent_role(self, agent: str) -> str:
+        """The role ``agent`` plays: its name without a trailing ``_<index>`` (``hero_2`` -> ``hero``).
+
+        Agents of one role share observation and action sizes and can share one policy; an
+        asymmetric game has several roles (``invoker``, ``hero``), a symmetric one a single role.
+        """
+        return role_of(agent)
+
+    def roles(self) -> dict[str, list[str]]:
+        """Every role and its agents, in the order of ``possible_agents``."""
+        out: dict[str, list[str]] = {}
+        for a in self.possible_agents:
+            out.setdefault(self.agent_role(a), []).append(a)
+        return out
+
+    def agent_team(self, agent: str) -> str:
+        """The side ``agent`` wins or loses with. Agents of a role listed in ``team_roles`` form one
+        team named after the role (they share one reward); every other agent is a side of its own."""
+        role = self.agent_role(agent)
+        return role if role in self.team_roles else agent
 
     def observation_features(self, agent: str | None = None) -> list[str]:
         """A name for every entry of ``agent``'s observation vector (the first agent's by default)."""
