@@ -107,6 +107,9 @@ class GameSpec:
     perturb_hidden: Callable[[dict, int, np.random.Generator], tuple[dict, int | None] | None] | None = None
     zero_sum: bool = False
     max_decisions_per_turn: int = 100
+    # Team games (e.g. Mythsgate): agent -> team name. With ``zero_sum``, every member of a team must
+    # get the same final reward and the teams' rewards (one per team) must sum to 0.
+    team_of: Callable[[str], str] | None = None
 
 
 @dataclass
@@ -292,7 +295,15 @@ class _Game:
             self.report.terminated += 1
             if not u.rules.is_over(u.state_):
                 self.fail("end of game", "terminated but rules.is_over() is False")
-            if self.spec.zero_sum:
+            if self.spec.zero_sum and self.spec.team_of is not None:
+                teams: dict[str, set[float]] = {}
+                for a, (_, _, r) in final_seen.items():
+                    teams.setdefault(self.spec.team_of(a), set()).add(r)
+                if any(len(rs) != 1 for rs in teams.values()):
+                    self.fail("zero-sum rewards", f"members of a team got different rewards: {final_seen}")
+                elif abs(sum(next(iter(rs)) for rs in teams.values())) > 1e-9:
+                    self.fail("zero-sum rewards", f"team rewards {teams} do not sum to 0")
+            elif self.spec.zero_sum:
                 total = sum(r for _, _, r in final_seen.values())
                 if abs(total) > 1e-9:
                     self.fail("zero-sum rewards", f"final rewards {final_seen} sum to {total}")
