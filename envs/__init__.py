@@ -2,21 +2,26 @@
 
 ``from mythzoo.envs import mythic_baths_v0`` then ``mythic_baths_v0.env(num_players=3)``.
 Importing this package also registers every env with PettingZoo's registry, so
-``pettingzoo.make("aec", "mythzoo/mythic_baths-v0")`` works.
+``pettingzoo.make("aec", "mythzoo/mythic_baths-v0")`` works, and the solo game with Gymnasium's:
+``gymnasium.make("mythzoo/MythwindInnkeeper-v0")``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v0, mythsgate_v0, mythwind_innkeeper_v0
 from mythzoo.envs.core.errors import IllegalActionError
 
 # env name -> (module, PettingZoo id, what it is)
 ENVS: dict[str, tuple[Any, str, str]] = {
     "mythic_baths_v0": (mythic_baths_v0, "mythzoo/mythic_baths-v0", "Mythic Baths: 2-5 player competitive card game"),
+    "mythsgate_v0": (mythsgate_v0, "mythzoo/mythsgate-v0", "Mythsgate: the Great Invoker against 1-5 heroes of the Atari League"),
+    "mythwind_innkeeper_v0": (mythwind_innkeeper_v0, "mythzoo/mythwind_innkeeper-v0", "Mythwind: the Innkeeper, a solo inn-management campaign"),
 }
-ALIASES = {"mythic_baths": "mythic_baths_v0"}
+ALIASES = {"mythic_baths": "mythic_baths_v0", "mythsgate": "mythsgate_v0", "mythwind_innkeeper": "mythwind_innkeeper_v0", "innkeeper": "mythwind_innkeeper_v0"}
+# Gymnasium ids of the single-agent envs -> "module:class" of their gymnasium.Env.
+GYMNASIUM_ENVS = {"mythzoo/MythwindInnkeeper-v0": "mythzoo.envs.mythwind_innkeeper.gym_env:MythwindInnkeeperGymEnv"}
 
 
 def resolve(name: str) -> str:
@@ -43,6 +48,15 @@ def _register_with_pettingzoo() -> None:
             register("aec", pz_id, entry_point=f"{module.__name__}:env")
 
 
-_register_with_pettingzoo()
+def _register_with_gymnasium() -> None:
+    import gymnasium
 
-__all__ = ["ENVS", "IllegalActionError", "make", "mythic_baths_v0", "resolve"]
+    for gym_id, entry_point in GYMNASIUM_ENVS.items():
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(id=gym_id, entry_point=entry_point)
+
+
+_register_with_pettingzoo()
+_register_with_gymnasium()
+
+__all__ = ["ENVS", "GYMNASIUM_ENVS", "IllegalActionError", "make", "mythic_baths_v0", "mythsgate_v0", "mythwind_innkeeper_v0", "resolve"]

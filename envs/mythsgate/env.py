@@ -1,0 +1,98 @@
+"""Mythsgate as a PettingZoo AEC environment: the Great Invoker against the Atari League.
+
+=================  =====================================================================
+Import             ``from mythzoo.envs import mythsgate_v0``
+Agents             ``invoker``, ``hero_0`` ... ``hero_{k-1}``, ``num_heroes`` = 1..5
+Actions            per role: the Invoker's ``Discrete(n_inv)``, every hero's ``Discrete(n_hero)``
+                   (sizes in ``docs/rules/mythsgate.md``); every decision is one step
+Observations       ``Dict(observation=Box(float32, (L_role,)), action_mask=Box(int8, (n_role,)))``,
+                   the same sizes for every ``num_heroes``
+Rewards            at the end, zero-sum between the sides: the winner's side +1 (every hero
+                   gets the League's reward), the loser's side -1
+Truncation         after ``max_rounds`` rounds (default 30): a draw, every reward 0
+=================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mythzoo.envs.core.actions import ActionTable
+from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.mythsgate.gamedata import load_data
+from mythzoo.envs.mythsgate.observation import MythsgateObserver
+from mythzoo.envs.mythsgate.render import render_text
+from mythzoo.envs.mythsgate.rules import MythsgateRules
+
+DEFAULT_MAX_ROUNDS = 30
+
+
+class raw_env(MythzooAECEnv):
+    """Mythsgate, one Invoker against 1-5 heroes. An illegal action raises ``IllegalActionError``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "mythsgate_v0", "is_parallelizable": False, "render_fps": 1}
+    env_name = "mythsgate_v0"
+
+    def __init__(
+        self,
+        num_heroes: int = 2,
+        render_mode: str | None = None,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        characters: list[int] | None = None,
+        data: str | Path | None = None,
+        _strict: bool = True,
+    ):
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+            raise ValueError(f"max_rounds must be a positive int, got {max_rounds!r}")
+        gd = load_data(data)
+        rules = MythsgateRules(gd, num_heroes, characters)
+        agents = ["invoker"] + [f"hero_{h}" for h in range(num_heroes)]
+        super().__init__(
+            rules,
+            MythsgateObserver(rules, max_rounds),
+            agents,
+            rules.num_actions,
+            config={"num_heroes": num_heroes, "max_rounds": max_rounds, "characters": list(rules.chars), "data": gd.digest},
+            render_mode=render_mode,
+            strict=_strict,
+            max_turns=max_rounds,
+        )
+        self.max_rounds = max_rounds
+        self.data = gd
+
+    def _final_rewards(self, s: Any) -> list[float]:
+        """The winning side +1, the other -1; every hero gets the League's reward."""
+        inv = 1.0 if s.winner == 0 else -1.0
+        return [inv] + [-inv] * self.rules.k
+
+    def action_table(self, agent: str | None = None) -> ActionTable:
+        """The Invoker's table for ``invoker`` (the default), the shared hero table for any hero."""
+        return self.rules.inv_table if agent in (None, "invoker") else self.rules.hero_table
+
+    def action_label(self, action: int, agent: str | None = None) -> str:
+        """Readable name of an action id of ``agent`` (the agent to move by default)."""
+        if agent is None:
+            agent = self.agent_selection if self.state_ is not None and self.agents else "invoker"
+        return self.action_table(agent).label(action)
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The board as text from ``seat``'s view (the seat to move by default)."""
+        self._check_reset()
+        s = self.state_
+        if seat is None:
+            seat = s.actor if not s.over else 0
+        return render_text(self.rules, s, seat)
+
+    def scores(self) -> dict[str, int]:
+        """Gems: stolen for the Invoker, still in the Treasure Chamber for each hero."""
+        self._check_reset()
+        sc = self.rules.scores(self.state_)
+        return {a: sc[i] for i, a in enumerate(self.possible_agents)}
+
+
+def env(**kwargs: Any) -> raw_env:
+    """Mythsgate with PettingZoo's standard wrapper behaviour built in: an illegal action ends the
+    game with -1 for the offender; out-of-range actions and steps before reset raise."""
+    kwargs["_strict"] = False
+    return raw_env(**kwargs)

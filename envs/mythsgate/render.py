@@ -1,0 +1,87 @@
+"""Mythsgate ansi rendering: the map as a grid of spaces with the pieces on it, then the boards."""
+
+from __future__ import annotations
+
+from mythzoo.envs.core.render import section, table
+from mythzoo.envs.mythsgate.actions import NUM_MINIONS
+from mythzoo.envs.mythsgate.gamedata import BOOKS, PIECES, TOKENS, TRACKS
+from mythzoo.envs.mythsgate.rules import PHASE_NAMES, MythsgateRules, State
+
+KIND_MARK = {"inn": "Inn", "market": "Mkt", "forge": "Frg", "power_centre": "PwC", "portal": "POR", "treasure": "TRS", "plain": ""}
+CELL = 16
+
+
+def _map(rules: MythsgateRules, s: State) -> str:
+    gd = rules.gd
+    rows = max(r for r, _ in gd.rowcol) + 1
+    cols = max(c for _, c in gd.rowcol) + 1
+    grid = [[None] * cols for _ in range(rows)]
+    for i, (r, c) in enumerate(gd.rowcol):
+        grid[r][c] = i
+    q_letter = "TMFC"
+    lines = []
+    sep = "+" + "+".join("-" * CELL for _ in range(cols)) + "+"
+    for r in range(rows):
+        lines.append(sep)
+        top, bottom = [], []
+        for c in range(cols):
+            i = grid[r][c]
+            if i is None:
+                top.append(" " * CELL)
+                bottom.append(" " * CELL)
+                continue
+            head = f"{i:>2}{q_letter[gd.quadrant[i]]} {KIND_MARK[gd.kind[i]]}"
+            pieces = [f"H{h}" + ("x" if s.h_lives[h] == 0 else "") for h in range(rules.k) if s.h_space[h] == i]
+            pieces += [f"{rules.minion[m].name[:2]}{m}" for m in range(NUM_MINIONS) if s.m_space[m] == i]
+            top.append(head[:CELL].ljust(CELL))
+            bottom.append(" ".join(pieces)[:CELL].ljust(CELL))
+        lines.append("|" + "|".join(top) + "|")
+        lines.append("|" + "|".join(bottom) + "|")
+    lines.append(sep)
+    lines.append("T town, M mine, F forest, C castle (minions never enter it, except at the Portal); H<n> hero (x: no life), <Mi><n> minion")
+    return "\n".join(lines)
+
+
+def render_text(rules: MythsgateRules, s: State, seat: int) -> str:
+    """Map, Invoker board, heroes, minions, combat; ``seat``'s private cards (its hand or the League's)."""
+    gd = rules.gd
+    out = []
+    if s.over:
+        status = "GAME OVER: " + ("the Great Invoker wins" if s.winner == 0 else "the Atari League wins")
+    else:
+        who = "invoker" if s.actor == 0 else f"hero_{s.actor - 1}"
+        status = f"round {s.round + 1}, {who} to move ({PHASE_NAMES[s.phase]})"
+    out.append(f"Mythsgate, {rules.k} heroes: {status}")
+    out.append(_map(rules, s))
+    toks = " ".join(t + ("*" if s.tokens[i] else "") for i, t in enumerate(TOKENS))
+    out.append(section("Great Invoker", f"gems stolen {s.gems}/10 (treasure {10 - s.gems}); actions left {s.inv_left}; tokens (* = available): {toks}; "
+                       + ", ".join(f"{TRACKS[t]} track {s.tracks[t]}/{gd.track_length[t]}" for t in range(2))
+                       + f"; hand {len(s.inv_hand)}, deck {len(s.inv_deck)}, discard {len(s.inv_discard)}, set aside {len(s.inv_aside)}"
+                       + (" ; X3 banned" if s.ban3 else "") + (" ; X4 banned" if s.ban4 else "")))
+    rows = []
+    for h in range(rules.k):
+        mats = " ".join(f"{gd.materials[t]}{c}" for t, c in enumerate(s.h_mats[h]) if c) or "-"
+        arm = " ".join(PIECES[p] for p in range(4) if s.h_armour[h][p]) or "-"
+        books = " ".join(BOOKS[rules.loc[c].color] for c in s.h_books[h]) or "-"
+        mark = "*" if s.cur_hero == h else " "
+        rows.append([f"{mark}hero_{h}", rules.heroes[h].name, s.h_space[h], s.h_lives[h], sum(s.h_hand[h]), mats, arm, books, "yes" if s.h_done[h] else ""])
+    out.append(section("Atari League", table(rows, ["hero", "character", "space", "lives", "cards", "materials", "armour", "books", "played"])))
+    mrows = [[m, rules.minion[m].name, s.m_space[m], s.m_lives[m], rules.minion_strength(s, m), rules.minion_power(s, m)]
+             for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+    out.append(section("Minions in play", table(mrows, ["id", "minion", "space", "lives", "strength", "draws"]) if mrows else "(none)"))
+    out.append(section("Table", f"Power deck {len(s.power_deck)}, discard {len(s.power_discard)}; market: "
+                       + (" ".join(f"{gd.materials[t]}{c}" for t, c in enumerate(s.market) if c) or "-")
+                       + f"; life tokens {s.life_supply}; -1 Boots tokens {s.boots_supply}"))
+    if s.cb_on:
+        ht, it = rules.combat_totals(s)
+        foe = rules.minion[s.cb_minion].name if s.cb_minion >= 0 else f"encounter {rules.loc[s.cb_enc].name}"
+        out.append(section("Combat", f"hero_{s.cb_hero} vs {foe}: hero cards {[gd.kind_label(c) for c in s.cb_hcards]} total {ht}; "
+                           f"Invoker cards {[gd.kind_label(c) for c in s.cb_icards]} total {it}"))
+    if seat == 0:
+        out.append(section("Invoker's hand", ", ".join(gd.invoker_cards[c].name for c in s.inv_hand) or "(empty)"))
+    else:
+        hands = []
+        for h in range(rules.k):
+            hands.append(f"hero_{h}: " + (", ".join(f"{c}x{gd.kind_label(k)}" for k, c in enumerate(s.h_hand[h]) if c) or "(empty)"))
+        out.append(section("League's hands", "\n".join(hands)))
+    return "\n".join(out)

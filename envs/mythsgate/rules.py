@@ -1,0 +1,1389 @@
+"""Mythsgate rules engine: plain-data state, legal actions and a step function.
+
+No gymnasium/pettingzoo here. Seats: 0 is the Great Invoker, ``1 + h`` is hero ``h``. The state is
+a dataclass of ints and lists that copies cheaply and turns into JSON and back; all randomness comes
+from the state's own seeded Generator. ``docs/rules/mythsgate.md`` quotes every rule passage with the
+code and tests that implement it; comments here name the rule.
+
+Flow: pending follow-up decisions (pushes, minion moves, the Invoker's reward choices after a
+combat) wait in ``State.queue``; :meth:`MythsgateRules._advance` pops them until one needs a
+decision, then resumes the side whose turn it is.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from mythzoo.envs.core.errors import IllegalActionError
+from mythzoo.envs.core.rng import make_rng, rng_from_json, rng_to_json
+from mythzoo.envs.mythsgate.actions import MAX_HEROES, NUM_MINIONS, TRADE_TRANSFERS, VIEW, build_hero_table, build_invoker_table
+from mythzoo.envs.mythsgate.gamedata import LOC_BOOK, LOC_ENCOUNTER, LOC_MATERIAL, PRINTED, GameData
+
+INVOKER = 0
+LEAGUE = 1
+SETUP = 2
+# decision phases
+(P_SACRIFICE, P_INV_MAIN, P_CHOOSE, P_HERO_MAIN, P_TRADE, P_COMMIT, P_DRAW, P_KRAKEN, P_MANTICORE, P_PLACE,
+ P_DRAGON, P_CYCLOPS, P_TRACK, P_TOKEN, P_PWYLL, P_DISCARD, P_OVER) = range(17)
+PHASE_NAMES = ("sacrifice", "invoker_main", "choose_hero", "hero_main", "trade", "commit", "draw", "kraken", "manticore",
+               "place", "dragon", "cyclops", "track", "token", "pwyll", "discard", "over")
+# queue tasks
+Q_PLACE, Q_TRACK, Q_TOKEN, Q_END_HERO_TURN = 1, 2, 3, 4
+# place modes: where the piece may go
+PL_ADJ, PL_ADJ_OUT, PL_INN, PL_ANY_OUT = 0, 1, 2, 3
+PL_NAMES = ("adjacent", "adjacent outside the Castle", "an inn", "any space outside the Castle")
+PIECE_HERO, PIECE_MINION = 0, 1
+FURY, DARK, HASTE, REGEN = range(4)
+WEAPON, AMULET, BOOTS, PACK = range(4)
+YELLOW, RED, GREEN = range(3)
+ICON_F, ICON_P, ICON_CHAINS, ICON_DRAW = 1, 2, 3, 4
+FURY_BONUS = 2
+HOOD, PWYLL, BEOWULF, CIRCE, TIY = range(5)
+DRAW_ICON_CARDS = 3
+HERO_NAMES = ("hood", "pwyll", "beowulf", "circe", "tiy")
+
+
+@dataclass
+class State:
+    """The whole game as plain data. Piles are lists, top = end."""
+
+    num_heroes: int
+    chars: list[int]  # hero -> character (0 Hood .. 4 Tiy)
+    rng: np.random.Generator
+    # the Great Invoker
+    inv_hand: list[int] = field(default_factory=list)  # invoker card ids, sorted
+    inv_deck: list[int] = field(default_factory=list)
+    inv_discard: list[int] = field(default_factory=list)
+    inv_aside: list[int] = field(default_factory=list)  # rune cards set aside (Setup F)
+    inv_left: int = 0  # actions left this turn
+    tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # 1 = flipped (available)
+    tracks: list[int] = field(default_factory=lambda: [0, 0])
+    gems: int = 0  # gems stolen from the Treasure Chamber (on the Portal)
+    phoenix_used: int = 0
+    inv_known: int = 0  # top cards of the Power deck the Invoker has seen (Manticore)
+    # minions (by minion index 0..11)
+    m_space: list[int] = field(default_factory=lambda: [-1] * NUM_MINIONS)
+    m_lives: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)
+    m_f: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)
+    m_p: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)
+    # heroes
+    h_space: list[int] = field(default_factory=list)
+    h_lives: list[int] = field(default_factory=list)
+    h_hand: list[list[int]] = field(default_factory=list)  # counts per Power card kind
+    h_mats: list[list[int]] = field(default_factory=list)
+    h_armour: list[list[int]] = field(default_factory=list)
+    h_books: list[list[int]] = field(default_factory=list)  # location card ids, sorted
+    h_done: list[int] = field(default_factory=list)  # played this League turn
+    h_boots: list[int] = field(default_factory=list)  # holds a -1 Boots token
+    h_round_f: list[int] = field(default_factory=list)
+    h_round_p: list[int] = field(default_factory=list)
+    h_chain: list[int] = field(default_factory=list)
+    cur_hero: int = -1
+    h_left: int = 0
+    h_taken: int = 0
+    # table
+    power_deck: list[int] = field(default_factory=list)
+    power_discard: list[int] = field(default_factory=list)
+    loc_deck: list[list[int]] = field(default_factory=lambda: [[], [], []])
+    loc_discard: list[list[int]] = field(default_factory=lambda: [[], [], []])
+    market: list[int] = field(default_factory=list)
+    supply: list[int] = field(default_factory=list)
+    life_supply: int = 0
+    boots_supply: int = 0
+    ban3: int = 0
+    ban4: int = 0
+    inv_round_f: int = 0
+    inv_round_p: int = 0
+    inv_chain: int = 0
+    balrog_bonus: int = 0
+    # flow
+    round: int = 0  # rounds completed
+    turn_side: int = SETUP
+    phase: int = P_PLACE
+    actor: int = 1
+    winner: int = -1  # -1 none, 0 the Invoker, 1 the League
+    over: int = 0
+    queue: list[list[int]] = field(default_factory=list)
+    pl: list[int] = field(default_factory=list)  # current place task [piece, who, mode, chooser, origin]
+    ab_minion: int = -1
+    mt_view: int = 0
+    pw_cards: list[int] = field(default_factory=list)
+    tr_left: int = 0
+    # combat
+    cb_on: int = 0
+    cb_att: int = 0  # 0 the Invoker started it, 1 the hero
+    cb_hero: int = -1
+    cb_minion: int = -1
+    cb_enc: int = -1
+    cb_space: int = -1
+    cb_hcards: list[int] = field(default_factory=list)
+    cb_icards: list[int] = field(default_factory=list)
+    cb_kview: list[int] = field(default_factory=list)
+    cb_kpicks: int = 0
+    cb_by: int = 0  # yellow book used
+    cb_br: int = 0  # red book used
+    cb_fury: int = 0
+    cb_dark: int = 0
+    decisions: int = 0
+    legal: list[int] | None = field(default=None, compare=False, repr=False)
+
+
+DERIVED_FIELDS = ("legal",)
+STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "rng" and f.name not in DERIVED_FIELDS)
+INT_FIELDS = tuple(f.name for f in fields(State) if f.type in ("int", int))
+
+
+class MythsgateRules:
+    """Static tables for one data set and hero count; every method takes the state it works on."""
+
+    def __deepcopy__(self, memo: dict) -> "MythsgateRules":
+        """Static tables, never mutated: a deep copy of an env shares them."""
+        return self
+
+    def __init__(self, gd: GameData, num_heroes: int, characters: list[int] | None = None):
+        if not isinstance(num_heroes, int) or isinstance(num_heroes, bool) or not 1 <= num_heroes <= MAX_HEROES:
+            raise ValueError(f"Mythsgate is for 1-5 heroes; num_heroes={num_heroes!r}")
+        if characters is None:
+            characters = list(range(num_heroes))
+        if (not isinstance(characters, (list, tuple)) or len(characters) != num_heroes or len(set(characters)) != num_heroes
+                or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 5 for c in characters)):
+            raise ValueError(f"characters must list {num_heroes} distinct character indices 0-4 (0 Hood, 1 Pwyll, 2 Beowulf, 3 Circe, 4 Tiy), got {characters!r}")
+        self.gd = gd
+        self.k = num_heroes
+        self.num_players = 1 + num_heroes
+        self.chars = list(characters)
+        self.S, self.M, self.K = gd.num_spaces, gd.num_materials, gd.num_kinds
+        self.inv_table = build_invoker_table(gd)
+        self.hero_table = build_hero_table(gd)
+        o = self.inv_table.offset
+        self.I_SAC, self.I_ENDSAC, self.I_MOVE, self.I_ATT = o("sacrifice"), o("end_sacrifice"), o("move_minions"), o("attack")
+        self.I_PF, self.I_PP, self.I_X3, self.I_X4, self.I_TEL = o("card_plus_f"), o("card_plus_p"), o("card_x3"), o("card_x4"), o("card_teleport")
+        self.I_INV, self.I_AB, self.I_FURY, self.I_DARK, self.I_HASTE, self.I_REGEN = o("invoke"), o("ability"), o("token_fury"), o("token_dark_power"), o("token_haste"), o("token_regenerate")
+        self.I_END, self.I_DRAW, self.I_PICK, self.I_KEEP, self.I_PLACE = o("end_turn"), o("draw"), o("pick_card"), o("keep_all"), o("place")
+        self.I_PHERO, self.I_CYC, self.I_TRACK, self.I_FLIP, self.I_DECL = o("pick_hero"), o("cyclops"), o("track"), o("flip"), o("decline")
+        o = self.hero_table.offset
+        self.H_CHOOSE, self.H_MOVE, self.H_EXP, self.H_EXP2, self.H_ATT = o("choose_hero"), o("move"), o("explore"), o("explore_two"), o("attack")
+        self.H_REST, self.H_PC, self.H_MARKET, self.H_FORGE, self.H_HEAL = o("rest"), o("power_centre"), o("market"), o("forge"), o("heal")
+        self.H_TRADE, self.H_GIVE, self.H_TAKE, self.H_ENDTR, self.H_BOOK = o("trade"), o("give"), o("take"), o("end_trade"), o("use_book")
+        self.H_END, self.H_COMMIT, self.H_FIGHT, self.H_PLACE, self.H_PICK, self.H_DISC = o("end_turn"), o("commit"), o("fight"), o("place"), o("pick_card"), o("discard")
+        self.num_actions = [self.inv_table.n] + [self.hero_table.n] * num_heroes
+        # derived tables
+        self.minion = [gd.invoker_cards[c] for c in gd.minion_cards]
+        self.card_minion = {c: m for m, c in enumerate(gd.minion_cards)}  # invoker card id -> minion index
+        self.m_ability = [mc.ability for mc in self.minion]
+        self.effect_cards = {e: [c.cid for c in gd.invoker_cards if not c.minion and c.effect == e] for e in ("+3F", "+1P", "X3", "X4", "teleport")}
+        self.card_effect = [("" if c.minion else c.effect) for c in gd.invoker_cards]
+        self.value = [v for v, _ in gd.power_kinds]
+        self.icon = [ic for _, ic in gd.power_kinds]
+        self.heroes = [gd.heroes[c] for c in self.chars]
+        self.hero_ability = list(self.chars)  # character index doubles as ability id
+        self.has_hood = HOOD in self.chars
+        self.tiy = self.chars.index(TIY) if TIY in self.chars else -1
+        self.adj = gd.adj
+        self.adj_out = tuple(tuple(x for x in a if not gd.castle[x]) for a in gd.adj)
+        self.out_spaces = tuple(i for i in range(self.S) if not gd.castle[i])
+        self.deck_of = tuple(q if q < 3 else -1 for q in gd.quadrant)
+        self.track_bonus = [[sum(1 for b in gd.track_bonus_at[t] if lvl >= b) for lvl in range(gd.track_length[t] + 1)] for t in range(2)]
+        self.loc = gd.location_cards
+        self.inv_card_count = len(gd.invoker_cards)
+        self.cyc_off = self.I_CYC
+
+    # ------------------------------------------------------------------ setup
+    def initial_state(self, seed: int | None) -> State:
+        """Setup A-G (the heroes' choice of inn, G, is the first decisions of the game)."""
+        gd, k, K, M = self.gd, self.k, self.K, self.M
+        rng = make_rng(seed)
+        s = State(num_heroes=k, chars=list(self.chars), rng=rng)
+        # B) location decks shuffled
+        for d in range(3):
+            ids = [c.gid for c in self.loc if c.deck == d]
+            s.loc_deck[d] = [ids[i] for i in rng.permutation(len(ids))]
+        # C) resources by type; one of each basic type on the market
+        s.supply = list(gd.material_counts)
+        s.market = [0] * M
+        for t in range(M):
+            if gd.basic[t]:
+                s.supply[t] -= 1
+                s.market[t] = 1
+        # D) the 10 gems in the Treasure Chamber (gems stolen: 0)
+        # E) each hero: character, armour board, one life, 3 Power 2 and 2 Power 3 cards
+        pool = [kk for kk in range(K) for _ in range(gd.power_counts[kk])]
+        for h in range(k):
+            hand = list(gd.starting_hand)
+            for kk in range(K):
+                for _ in range(hand[kk]):
+                    pool.remove(kk)
+            s.h_hand.append(hand)
+        s.power_deck = [pool[i] for i in rng.permutation(len(pool))]
+        s.h_space = [-1] * k
+        s.h_lives = [gd.hero_lives_start] * k
+        s.h_mats = [[0] * M for _ in range(k)]
+        s.h_armour = [[0] * 4 for _ in range(k)]
+        s.h_books = [[] for _ in range(k)]
+        s.h_done = [0] * k
+        s.h_boots = [0] * k
+        s.h_round_f = [0] * k
+        s.h_round_p = [0] * k
+        s.h_chain = [0] * k
+        s.life_supply = PRINTED["life_tokens"] - k * gd.hero_lives_start
+        s.boots_supply = PRINTED["boots_tokens"]
+        # F) the Invoker's deck, rune cards (0/3/6) set aside; ability tokens black-and-white side up
+        s.inv_aside = sorted(c.cid for c in gd.invoker_cards if c.rune >= 0)
+        deck = [c.cid for c in gd.invoker_cards if c.rune < 0]
+        while True:  # starting hand (assumption): redealt until it holds a minion
+            order = [deck[i] for i in rng.permutation(len(deck))]
+            hand = order[-gd.inv_starting_hand:]
+            if any(self.gd.invoker_cards[c].minion for c in hand):
+                break
+        s.inv_deck = order[: len(order) - gd.inv_starting_hand]
+        s.inv_hand = sorted(hand)
+        # G) each hero places its token in one of the two inns (a decision each, hero_0 first)
+        s.turn_side = SETUP
+        s.queue = [[Q_PLACE, PIECE_HERO, h, PL_INN, 1 + h, -1] for h in range(k)]
+        s.phase = -1
+        self._advance(s)
+        self._refresh(s)
+        return s
+
+    # ------------------------------------------------------------- queries
+    def legal_actions(self, s: State) -> list[int]:
+        """Sorted legal action ids for the seat to move (empty when the game is over)."""
+        if s.legal is None:
+            self._refresh(s)
+        return s.legal  # type: ignore[return-value]
+
+    def _refresh(self, s: State) -> None:
+        s.legal = self._compute_legal(s)
+
+    def current_player(self, s: State) -> int:
+        """Seat to move (0 the Invoker, 1+h hero h), -1 once the game is over."""
+        return -1 if s.over else s.actor
+
+    def is_over(self, s: State) -> bool:
+        return bool(s.over)
+
+    def turns_played(self, s: State) -> int:
+        """Rounds completed (the env's ``max_rounds`` caps these)."""
+        return s.round
+
+    def minions_in_play(self, s: State) -> list[int]:
+        return [m for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+
+    def hand_max(self, s: State, h: int) -> int:
+        return self.heroes[h].hand + (self.gd.piece_amount[PACK] if s.h_armour[h][PACK] else 0)
+
+    def hero_level(self, s: State, h: int) -> int:
+        """Actions a hero takes in its turn (boots level), before the -1 Boots token and green books."""
+        return self.heroes[h].boots + (self.gd.piece_amount[BOOTS] if s.h_armour[h][BOOTS] else 0)
+
+    def hero_max_power(self, s: State, h: int) -> int:
+        """Most Power cards hero ``h`` may commit in the current combat."""
+        gd = self.gd
+        return (self.heroes[h].power + (gd.piece_amount[AMULET] if s.h_armour[h][AMULET] else 0)
+                + (gd.book_effect[RED] if s.cb_br and s.cb_hero == h else 0) + s.h_round_p[h] - s.h_chain[h])
+
+    def hero_strength(self, s: State, h: int) -> int:
+        """Hero ``h``'s strength in the current combat before its cards."""
+        gd = self.gd
+        return (self.heroes[h].strength + (gd.piece_amount[WEAPON] if s.h_armour[h][WEAPON] else 0)
+                + (gd.book_effect[YELLOW] if s.cb_by and s.cb_hero == h else 0) + s.h_round_f[h])
+
+    def minion_strength(self, s: State, m: int) -> int:
+        """Minion ``m``'s Strength with every bonus (before cards and the Fury token)."""
+        return (self.minion[m].strength + s.m_f[m] + self.track_bonus[0][s.tracks[0]] + s.inv_round_f
+                + (s.balrog_bonus if self.m_ability[m] != "balrog" else 0))
+
+    def minion_power(self, s: State, m: int) -> int:
+        """Power cards minion ``m`` draws in a combat (before the Dark Power token)."""
+        return max(0, self.minion[m].power + s.m_p[m] + self.track_bonus[1][s.tracks[1]] + s.inv_round_p - s.inv_chain)
+
+    def invoker_strength(self, s: State) -> int:
+        """The Invoker's side's strength in the current combat before its cards."""
+        if s.cb_minion >= 0:
+            return self.minion_strength(s, s.cb_minion) + FURY_BONUS * s.cb_fury
+        return self.loc[s.cb_enc].strength + s.inv_round_f
+
+    def invoker_draws(self, s: State) -> int:
+        if s.cb_minion >= 0:
+            return self.minion_power(s, s.cb_minion) + s.cb_dark
+        return max(0, self.loc[s.cb_enc].power + s.inv_round_p - s.inv_chain)
+
+    def combat_totals(self, s: State) -> tuple[int, int]:
+        """(hero total, Invoker total) of the combat in progress with the cards played so far."""
+        v = self.value
+        return (self.hero_strength(s, s.cb_hero) + sum(v[c] for c in s.cb_hcards),
+                self.invoker_strength(s) + sum(v[c] for c in s.cb_icards))
+
+    def scores(self, s: State) -> list[int]:
+        """Gems: stolen (the Invoker) and still in the Treasure Chamber (each hero)."""
+        return [s.gems] + [PRINTED["gems"] - s.gems] * self.k
+
+    def _can_forge(self, s: State, h: int) -> bool:
+        sp = s.h_space[h]
+        if self.gd.kind[sp] == "forge" or self.chars[h] == TIY:
+            return True
+        t = self.tiy
+        return t >= 0 and s.h_space[t] == sp
+
+    # ------------------------------------------------------------ legality
+    def _compute_legal(self, s: State) -> list[int]:
+        if s.over:
+            return []
+        ph = s.phase
+        if ph == P_INV_MAIN:
+            return self._inv_main_legal(s)
+        if ph == P_HERO_MAIN:
+            return self._hero_main_legal(s)
+        if ph == P_PLACE:
+            base = self.I_PLACE if s.actor == 0 else self.H_PLACE
+            return [base + x for x in self._place_cands(s, s.pl)]
+        if ph == P_COMMIT:
+            return self._commit_legal(s)
+        if ph == P_DRAW:
+            out = []
+            if s.cb_minion >= 0:
+                if s.tokens[FURY] and not s.cb_fury:
+                    out.append(self.I_FURY)
+                if s.tokens[DARK] and not s.cb_dark:
+                    out.append(self.I_DARK)
+            out.append(self.I_DRAW)
+            return sorted(out)
+        if ph == P_SACRIFICE:
+            out = [self.I_SAC + m for m in range(NUM_MINIONS) if s.m_space[m] >= 0 and self.gd.castle_adjacent[s.m_space[m]]]
+            return out + [self.I_ENDSAC]
+        if ph == P_CHOOSE:
+            a = s.actor - 1
+            return sorted(self.H_CHOOSE + (h - a) % self.k for h in range(self.k) if not s.h_done[h])
+        if ph == P_TRADE:
+            return self._trade_legal(s)
+        if ph == P_KRAKEN:
+            return [self.I_PICK + i for i in range(len(s.cb_kview))]
+        if ph == P_MANTICORE:
+            return [self.I_PICK + i for i in range(s.mt_view)] + [self.I_KEEP]
+        if ph == P_DRAGON:
+            sp = s.m_space[s.ab_minion]
+            return [self.I_PHERO + h for h in range(self.k) if s.h_space[h] == sp and s.h_lives[h] > 0]
+        if ph == P_CYCLOPS:
+            sp = s.m_space[s.ab_minion]
+            M = self.M
+            return [self.I_CYC + h * M + t for h in range(self.k) if s.h_space[h] == sp for t in range(M) if self.gd.basic[t] and s.h_mats[h][t]]
+        if ph == P_TRACK:
+            return [self.I_TRACK + t for t in range(2) if s.tracks[t] < self.gd.track_length[t]] + [self.I_DECL]
+        if ph == P_TOKEN:
+            return [self.I_FLIP + t for t in range(4) if not s.tokens[t]] + [self.I_DECL]
+        if ph == P_PWYLL:
+            return [self.H_PICK + i for i in range(len(s.pw_cards))]
+        if ph == P_DISCARD:
+            h = s.actor - 1
+            return [self.H_DISC + kk for kk in range(self.K) if s.h_hand[h][kk]]
+        raise AssertionError(f"unknown phase {ph}")
+
+    def _inv_main_legal(self, s: State) -> list[int]:
+        out = []
+        inplay = [m for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+        hand = s.inv_hand
+        if s.inv_left > 0:
+            if inplay:
+                out.append(self.I_MOVE)
+            k = self.k
+            for m in inplay:
+                sp = s.m_space[m]
+                for h in range(k):
+                    if s.h_space[h] == sp and s.h_lives[h] > 0:
+                        out.append(self.I_ATT + m * MAX_HEROES + h)
+            eff = self.card_effect
+            held = {eff[c] for c in hand}
+            if inplay:
+                if "+3F" in held:
+                    out.extend(self.I_PF + m for m in inplay)
+                if "+1P" in held:
+                    out.extend(self.I_PP + m for m in inplay)
+                if "teleport" in held:
+                    out.extend(self.I_TEL + m for m in inplay)
+            if "X3" in held and not s.ban3:
+                out.append(self.I_X3)
+            if "X4" in held and not s.ban4:
+                out.append(self.I_X4)
+            for c in hand:
+                m = self.card_minion.get(c)
+                if m is not None and s.life_supply >= self.minion[m].lives:
+                    out.append(self.I_INV + m)
+            for m in inplay:
+                if self._ability_ok(s, m):
+                    out.append(self.I_AB + m)
+        if s.tokens[HASTE]:
+            out.append(self.I_HASTE)
+        if s.tokens[REGEN] and s.life_supply > 0:
+            out.extend(self.I_REGEN + m for m in inplay if s.m_lives[m] < self.minion[m].lives)
+        out.append(self.I_END)
+        return sorted(out)
+
+    def _ability_ok(self, s: State, m: int) -> bool:
+        ab = self.m_ability[m]
+        if ab == "phoenix":
+            return not s.phoenix_used and any(self.m_ability[self.card_minion[c]] == "phoenix" for c in s.inv_discard if c in self.card_minion)
+        if ab == "hippogriff":
+            return True
+        if ab == "cyclops":
+            sp = s.m_space[m]
+            return any(s.h_space[h] == sp and any(s.h_mats[h][t] for t in range(self.M) if self.gd.basic[t]) for h in range(self.k))
+        if ab == "dragon":
+            sp = s.m_space[m]
+            return any(s.h_space[h] == sp and s.h_lives[h] > 0 for h in range(self.k))
+        if ab == "manticore":
+            return bool(s.power_deck or s.power_discard)
+        return False  # balrog, hydra, kraken: triggered in combat
+
+    def _hero_main_legal(self, s: State) -> list[int]:
+        h = s.cur_hero
+        gd = self.gd
+        out = []
+        sp = s.h_space[h]
+        kind = gd.kind[sp]
+        if s.h_lives[h] == 0:  # knocked out: the next action must gain a life
+            if s.life_supply > 0 and kind == "inn":
+                out.append(self.H_REST)
+            out.append(self.H_END)
+            return out
+        if s.h_taken == 0 and any(self.loc[c].color == GREEN for c in s.h_books[h]):
+            out.append(self.H_BOOK + GREEN)
+        if s.h_left > 0:
+            out.extend(self.H_MOVE + x for x in self.adj[sp])
+            d = self.deck_of[sp]
+            if d >= 0:
+                n = len(s.loc_deck[d]) + len(s.loc_discard[d])
+                if n:
+                    out.append(self.H_EXP)
+                if n >= 2 and self.chars[h] == PWYLL:
+                    out.append(self.H_EXP2)
+            out.extend(self.H_ATT + m for m in range(NUM_MINIONS) if s.m_space[m] == sp)
+            if kind == "inn" and s.h_lives[h] < gd.hero_lives_max and s.life_supply > 0:
+                out.append(self.H_REST)
+            if kind == "power_centre" and (s.power_deck or s.power_discard):
+                out.append(self.H_PC)
+            if kind == "market":
+                M = self.M
+                mats = s.h_mats[h]
+                for a in range(M):
+                    if mats[a]:
+                        out.extend(self.H_MARKET + a * M + b for b in range(M) if b != a and s.market[b])
+            if self._can_forge(s, h):
+                mats = s.h_mats[h]
+                for p in range(4):
+                    if not s.h_armour[h][p] and all(mats[t] >= c for t, c in enumerate(self.heroes[h].costs[p])):
+                        out.append(self.H_FORGE + p)
+            k = self.k
+            if self.chars[h] == CIRCE and s.life_supply > 0:
+                for r in range(k):
+                    o = (h + r) % k
+                    if s.h_space[o] == sp and s.h_lives[o] < gd.hero_lives_max:
+                        out.append(self.H_HEAL + r)
+            others = [o for o in range(k) if o != h and s.h_space[o] == sp]
+            if others and (any(s.h_mats[h]) or any(any(s.h_mats[o]) for o in others)):
+                out.append(self.H_TRADE)
+        out.append(self.H_END)
+        return sorted(out)
+
+    def _trade_legal(self, s: State) -> list[int]:
+        h, k, M = s.cur_hero, self.k, self.M
+        out = []
+        sp = s.h_space[h]
+        for r in range(1, k):
+            o = (h + r) % k
+            if s.h_space[o] != sp:
+                continue
+            for t in range(M):
+                if s.h_mats[h][t]:
+                    out.append(self.H_GIVE + r * M + t)
+                if s.h_mats[o][t]:
+                    out.append(self.H_TAKE + r * M + t)
+        out.append(self.H_ENDTR)
+        return sorted(out)
+
+    def _commit_legal(self, s: State) -> list[int]:
+        h = s.cb_hero
+        out = []
+        if not s.cb_hcards:
+            books = {self.loc[c].color for c in s.h_books[h]}
+            if YELLOW in books and not s.cb_by:
+                out.append(self.H_BOOK + YELLOW)
+            if RED in books and not s.cb_br:
+                out.append(self.H_BOOK + RED)
+        commits = []
+        if len(s.cb_hcards) < self.hero_max_power(s, h):
+            for kk, c in enumerate(s.h_hand[h]):
+                if c and not (s.ban3 and self.value[kk] == 3) and not (s.ban4 and self.value[kk] == 4):
+                    commits.append(self.H_COMMIT + kk)
+        out.extend(commits)
+        if s.cb_hcards or not commits:  # one card at least, when the hero can play one
+            out.append(self.H_FIGHT)
+        return sorted(out)
+
+    def _place_cands(self, s: State, pl: list[int]) -> list[int]:
+        piece, who, mode = pl[0], pl[1], pl[2]
+        origin = pl[4] if len(pl) > 4 and pl[4] >= 0 else (s.h_space[who] if piece == PIECE_HERO else s.m_space[who])
+        if mode == PL_ADJ:
+            return list(self.adj[origin])
+        if mode == PL_ADJ_OUT:
+            return list(self.adj_out[origin])
+        if mode == PL_INN:
+            return list(self.gd.inns)
+        return list(self.out_spaces)
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, s: State, action: int, checked: bool = False) -> None:
+        """Apply ``action`` for the seat to move; ``IllegalActionError`` (state unchanged) unless legal."""
+        if not checked:
+            if s.legal is None:
+                self._refresh(s)
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in s.legal:  # type: ignore[operator]
+                raise IllegalActionError(self._illegal_message(s, action))
+            action = int(action)
+        s.decisions += 1
+        self._do(s, action)
+        if not s.over:
+            self._advance(s)
+        self._refresh(s)
+
+    def _illegal_message(self, s: State, action: Any) -> str:
+        if s.over:
+            return f"illegal action {action!r}: the game is over"
+        table = self.inv_table if s.actor == 0 else self.hero_table
+        try:
+            label = table.label(int(action))
+        except (ValueError, TypeError):
+            label = "out of range"
+        return f"illegal action {action!r} ({label}) in phase {PHASE_NAMES[s.phase]}; legal: {s.legal}"
+
+    def _do(self, s: State, a: int) -> None:
+        ph = s.phase
+        if s.actor == 0:
+            self._do_invoker(s, a, ph)
+        else:
+            self._do_hero(s, a, ph)
+
+    # ---- the Invoker's decisions
+    def _do_invoker(self, s: State, a: int, ph: int) -> None:
+        if ph == P_PLACE:
+            self._place(s, a - self.I_PLACE)
+            return
+        if ph == P_SACRIFICE:
+            if a == self.I_ENDSAC:
+                s.phase = P_INV_MAIN
+                return
+            self._sacrifice(s, a - self.I_SAC)
+            return
+        if ph == P_DRAW:
+            if a == self.I_FURY:
+                s.cb_fury = 1
+                s.tokens[FURY] = 0
+                return
+            if a == self.I_DARK:
+                s.cb_dark = 1
+                s.tokens[DARK] = 0
+                return
+            self._invoker_draw(s)
+            return
+        if ph == P_KRAKEN:
+            kind = s.cb_kview.pop(a - self.I_PICK)
+            self._inv_card(s, kind)
+            s.cb_kpicks -= 1
+            if s.cb_kpicks <= 0 or not s.cb_kview:
+                s.power_discard.extend(s.cb_kview)
+                s.cb_kview = []
+                self._resolve(s)
+            return
+        if ph == P_MANTICORE:
+            if a != self.I_KEEP:
+                i = a - self.I_PICK
+                s.power_discard.append(s.power_deck.pop(len(s.power_deck) - 1 - i))
+                s.inv_known = s.mt_view - 1
+            else:
+                s.inv_known = s.mt_view
+            s.mt_view = 0
+            s.phase = -1
+            return
+        if ph == P_DRAGON:
+            h = a - self.I_PHERO
+            s.queue.insert(0, [Q_PLACE, PIECE_HERO, h, PL_ADJ, 0, -1])
+            s.ab_minion = -1
+            s.phase = -1
+            return
+        if ph == P_CYCLOPS:
+            h, t = divmod(a - self.I_CYC, self.M)
+            s.h_mats[h][t] -= 1
+            s.supply[t] += 1
+            s.ab_minion = -1
+            s.phase = -1
+            return
+        if ph == P_TRACK:
+            if a != self.I_DECL:
+                s.tracks[a - self.I_TRACK] += 1
+            s.phase = -1
+            return
+        if ph == P_TOKEN:
+            if a != self.I_DECL:
+                s.tokens[a - self.I_FLIP] = 1
+            s.phase = -1
+            return
+        # P_INV_MAIN
+        if a == self.I_END:
+            s.inv_left = 0
+            s.phase = -1
+            return
+        if a == self.I_HASTE:
+            s.tokens[HASTE] = 0
+            s.inv_left += 1
+            return
+        if self.I_REGEN <= a < self.I_REGEN + NUM_MINIONS:
+            m = a - self.I_REGEN
+            s.tokens[REGEN] = 0
+            s.m_lives[m] += 1
+            s.life_supply -= 1
+            return
+        s.inv_left -= 1
+        s.phase = -1  # resumed by _advance unless a follow-up decision is set
+        if a == self.I_MOVE:
+            # Move: all minions in play move to an adjacent space (one decision each, minion order)
+            s.queue[0:0] = [[Q_PLACE, PIECE_MINION, m, PL_ADJ_OUT, 0, -1] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+        elif self.I_ATT <= a < self.I_ATT + NUM_MINIONS * MAX_HEROES:
+            m, h = divmod(a - self.I_ATT, MAX_HEROES)
+            self._start_combat(s, 0, h, m, -1)
+        elif self.I_PF <= a < self.I_PF + NUM_MINIONS:
+            self._discard_effect(s, "+3F")
+            s.m_f[a - self.I_PF] += 3
+        elif self.I_PP <= a < self.I_PP + NUM_MINIONS:
+            self._discard_effect(s, "+1P")
+            s.m_p[a - self.I_PP] += 1
+        elif a == self.I_X3:
+            self._discard_effect(s, "X3")
+            s.ban3 = 1
+        elif a == self.I_X4:
+            self._discard_effect(s, "X4")
+            s.ban4 = 1
+        elif self.I_TEL <= a < self.I_TEL + NUM_MINIONS:
+            self._discard_effect(s, "teleport")
+            s.queue.insert(0, [Q_PLACE, PIECE_MINION, a - self.I_TEL, PL_ANY_OUT, 0, -1])
+        elif self.I_INV <= a < self.I_INV + NUM_MINIONS:
+            m = a - self.I_INV
+            s.inv_hand.remove(self.gd.minion_cards[m])
+            s.m_space[m] = self.gd.portal
+            s.m_lives[m] = self.minion[m].lives
+            s.life_supply -= self.minion[m].lives
+            s.m_f[m] = s.m_p[m] = 0
+        elif self.I_AB <= a < self.I_AB + NUM_MINIONS:
+            self._ability(s, a - self.I_AB)
+        else:
+            raise AssertionError(f"unhandled invoker action {a}")
+
+    def _discard_effect(self, s: State, effect: str) -> None:
+        for c in s.inv_hand:
+            if self.card_effect[c] == effect:
+                s.inv_hand.remove(c)
+                s.inv_discard.append(c)
+                return
+        raise AssertionError(effect)
+
+    def _ability(self, s: State, m: int) -> None:
+        ab = self.m_ability[m]
+        if ab == "phoenix":  # once per game: take the (other) Phoenix card back from the discard pile
+            for c in s.inv_discard:
+                mm = self.card_minion.get(c)
+                if mm is not None and self.m_ability[mm] == "phoenix":
+                    s.inv_discard.remove(c)
+                    s.inv_hand.append(c)
+                    s.inv_hand.sort()
+                    break
+            s.phoenix_used = 1
+        elif ab == "hippogriff":
+            s.queue.insert(0, [Q_PLACE, PIECE_MINION, m, PL_ANY_OUT, 0, -1])
+        elif ab == "cyclops":
+            s.ab_minion = m
+            s.phase, s.actor = P_CYCLOPS, 0
+        elif ab == "dragon":
+            s.ab_minion = m
+            s.phase, s.actor = P_DRAGON, 0
+        elif ab == "manticore":
+            if not s.power_deck:
+                self._reshuffle_power(s)
+            s.mt_view = min(VIEW, len(s.power_deck))
+            s.inv_known = max(s.inv_known, s.mt_view)
+            s.phase, s.actor = P_MANTICORE, 0
+
+    def _sacrifice(self, s: State, m: int) -> None:
+        """Start of the Invoker's turn: 1 life of a minion next to the Castle for one gem; back to the Portal.
+
+        The tenth gem wins at once, even if the sacrifice took the last minion's last life."""
+        s.m_lives[m] -= 1
+        s.life_supply += 1
+        s.gems += 1
+        if s.m_lives[m] == 0:
+            self._kill(s, m, check=s.gems < PRINTED["gems"])
+        else:
+            s.m_space[m] = self.gd.portal
+        if s.gems >= PRINTED["gems"]:
+            self._end_game(s, 0)
+            return
+        if s.over:
+            return
+        if not any(s.m_space[x] >= 0 and self.gd.castle_adjacent[s.m_space[x]] for x in range(NUM_MINIONS)):
+            s.phase = P_INV_MAIN
+
+    def _kill(self, s: State, m: int, check: bool = True) -> None:
+        """A minion with no life leaves play; its card goes to the Invoker's discard pile."""
+        s.m_space[m] = -1
+        s.m_lives[m] = 0
+        s.m_f[m] = s.m_p[m] = 0
+        s.inv_discard.append(self.gd.minion_cards[m])
+        if check and all(x < 0 for x in s.m_space):  # the League wins when the Invoker has no minion in play
+            self._end_game(s, 1)
+
+    def _end_game(self, s: State, winner: int) -> None:
+        s.winner = winner
+        s.over = 1
+        s.phase = P_OVER
+        s.queue = []
+        s.pl = []
+        s.actor = -1
+
+    # ---- the heroes' decisions
+    def _do_hero(self, s: State, a: int, ph: int) -> None:
+        h = s.actor - 1
+        if ph == P_PLACE:
+            self._place(s, a - self.H_PLACE)
+            return
+        if ph == P_COMMIT:
+            if a == self.H_FIGHT:
+                s.phase, s.actor = P_DRAW, 0
+                return
+            if a == self.H_BOOK + YELLOW or a == self.H_BOOK + RED:
+                color = a - self.H_BOOK
+                self._use_book(s, h, color)
+                if color == YELLOW:
+                    s.cb_by = 1
+                else:
+                    s.cb_br = 1
+                return
+            kind = a - self.H_COMMIT
+            s.h_hand[h][kind] -= 1
+            s.cb_hcards.append(kind)
+            ic = self.icon[kind]
+            if ic == ICON_F:
+                s.h_round_f[h] += 2
+            elif ic == ICON_P:
+                s.h_round_p[h] += 1
+            elif ic == ICON_CHAINS:
+                s.inv_chain += 1
+            return
+        if ph == P_CHOOSE:
+            self._start_hero_turn(s, (h + a - self.H_CHOOSE) % self.k)
+            return
+        if ph == P_TRADE:
+            if a == self.H_ENDTR:
+                s.tr_left = 0
+                s.phase = -1
+                return
+            give = a < self.H_TAKE
+            r, t = divmod(a - (self.H_GIVE if give else self.H_TAKE), self.M)
+            o = (h + r) % self.k
+            src, dst = (h, o) if give else (o, h)
+            s.h_mats[src][t] -= 1
+            s.h_mats[dst][t] += 1
+            s.tr_left -= 1
+            if s.tr_left <= 0:
+                s.phase = -1
+            return
+        if ph == P_PWYLL:
+            i = a - self.H_PICK
+            keep = s.pw_cards[i]
+            other = s.pw_cards[1 - i]
+            s.loc_discard[self.loc[other].deck].append(other)
+            s.pw_cards = []
+            s.phase = -1
+            self._resolve_location(s, h, keep)
+            return
+        if ph == P_DISCARD:
+            s.h_hand[h][a - self.H_DISC] -= 1
+            s.power_discard.append(a - self.H_DISC)
+            s.phase = -1
+            return
+        # P_HERO_MAIN
+        if a == self.H_END:
+            s.h_left = 0
+            s.phase = -1
+            return
+        if a == self.H_BOOK + GREEN:
+            self._use_book(s, h, GREEN)
+            s.h_left += self.gd.book_effect[GREEN]
+            return
+        s.h_left -= 1
+        s.h_taken += 1
+        s.phase = -1
+        sp = s.h_space[h]
+        if self.H_MOVE <= a < self.H_MOVE + self.S:
+            s.h_space[h] = a - self.H_MOVE
+        elif a == self.H_EXP:
+            self._resolve_location(s, h, self._loc_draw(s, self.deck_of[sp]))
+        elif a == self.H_EXP2:
+            d = self.deck_of[sp]
+            s.pw_cards = [self._loc_draw(s, d), self._loc_draw(s, d)]
+            s.phase, s.actor = P_PWYLL, 1 + h
+        elif self.H_ATT <= a < self.H_ATT + NUM_MINIONS:
+            self._start_combat(s, 1, h, a - self.H_ATT, -1)
+        elif a == self.H_REST:
+            s.h_lives[h] += 1
+            s.life_supply -= 1
+        elif a == self.H_PC:
+            for _ in range(self.gd.power_centre_draw):
+                c = self._power_draw(s)
+                if c < 0:
+                    break
+                s.h_hand[h][c] += 1
+        elif self.H_MARKET <= a < self.H_MARKET + self.M * self.M:
+            t, u = divmod(a - self.H_MARKET, self.M)
+            s.h_mats[h][t] -= 1
+            s.market[t] += 1
+            s.market[u] -= 1
+            s.h_mats[h][u] += 1
+        elif self.H_FORGE <= a < self.H_FORGE + 4:
+            p = a - self.H_FORGE
+            for t, c in enumerate(self.heroes[h].costs[p]):
+                s.h_mats[h][t] -= c
+                s.supply[t] += c
+            s.h_armour[h][p] = 1
+        elif self.H_HEAL <= a < self.H_HEAL + MAX_HEROES:
+            o = (h + a - self.H_HEAL) % self.k
+            s.h_lives[o] += 1
+            s.life_supply -= 1
+        elif a == self.H_TRADE:
+            s.tr_left = TRADE_TRANSFERS
+            s.phase, s.actor = P_TRADE, 1 + h
+        else:
+            raise AssertionError(f"unhandled hero action {a}")
+
+    def _use_book(self, s: State, h: int, color: int) -> None:
+        for c in s.h_books[h]:
+            if self.loc[c].color == color:
+                s.h_books[h].remove(c)
+                s.loc_discard[self.loc[c].deck].append(c)
+                return
+        raise AssertionError("no book")
+
+    def _loc_draw(self, s: State, d: int) -> int:
+        """Draw a location card; a deck emptied by the draw is rebuilt from its shuffled discard pile."""
+        if not s.loc_deck[d]:
+            self._reshuffle_loc(s, d)
+        c = s.loc_deck[d].pop()
+        if not s.loc_deck[d]:
+            self._reshuffle_loc(s, d)
+        return c
+
+    def _reshuffle_loc(self, s: State, d: int) -> None:
+        pile = s.loc_discard[d]
+        s.loc_deck[d] = [pile[i] for i in s.rng.permutation(len(pile))]
+        s.loc_discard[d] = []
+
+    def _resolve_location(self, s: State, h: int, c: int) -> None:
+        card = self.loc[c]
+        if card.kind == LOC_MATERIAL:
+            t = card.material
+            if s.supply[t]:
+                s.supply[t] -= 1
+                s.h_mats[h][t] += 1
+            s.loc_discard[card.deck].append(c)
+        elif card.kind == LOC_BOOK:
+            s.h_books[h].append(c)
+            s.h_books[h].sort()
+        else:
+            self._start_combat(s, 1, h, -1, c)
+
+    def _power_draw(self, s: State) -> int:
+        """Top card of the Power deck (-1 when deck and discard are both empty)."""
+        if not s.power_deck:
+            self._reshuffle_power(s)
+            if not s.power_deck:
+                return -1
+        if s.inv_known:
+            s.inv_known -= 1
+        return s.power_deck.pop()
+
+    def _reshuffle_power(self, s: State) -> None:
+        pile = s.power_discard
+        s.power_deck = [pile[i] for i in s.rng.permutation(len(pile))]
+        s.power_discard = []
+        s.inv_known = 0
+
+    def _inv_draw_cards(self, s: State, n: int) -> None:
+        for _ in range(n):
+            if not s.inv_deck:
+                pile = s.inv_discard
+                s.inv_deck = [pile[i] for i in s.rng.permutation(len(pile))]
+                s.inv_discard = []
+                if not s.inv_deck:
+                    return
+            s.inv_hand.append(s.inv_deck.pop())
+        s.inv_hand.sort()
+
+    # ---- combat
+    def _start_combat(self, s: State, attacker: int, h: int, m: int, enc: int) -> None:
+        s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc = 1, attacker, h, m, enc
+        s.cb_space = s.h_space[h]
+        s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
+        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
+        s.phase, s.actor = P_COMMIT, 1 + h
+
+    def _invoker_draw(self, s: State) -> None:
+        n = self.invoker_draws(s)
+        if s.cb_minion >= 0 and self.m_ability[s.cb_minion] == "kraken" and n > 0:
+            # Kraken: look at 5 cards of the Power deck, choose (up to its draws) for the combat, discard the rest
+            view = []
+            for _ in range(VIEW):
+                c = self._power_draw(s)
+                if c < 0:
+                    break
+                view.append(c)
+            s.cb_kview = view
+            s.cb_kpicks = min(n, len(view))
+            if view:
+                s.phase, s.actor = P_KRAKEN, 0
+                return
+        else:
+            for _ in range(n):
+                c = self._power_draw(s)
+                if c < 0:
+                    break
+                self._inv_card(s, c)
+        self._resolve(s)
+
+    def _inv_card(self, s: State, kind: int) -> None:
+        """A Power card for the Invoker's side; its icon acts for his side."""
+        s.cb_icards.append(kind)
+        ic = self.icon[kind]
+        if ic == ICON_F:
+            s.inv_round_f += 2
+        elif ic == ICON_P:
+            s.inv_round_p += 1
+        elif ic == ICON_CHAINS:
+            s.h_chain[s.cb_hero] += 1
+        elif ic == ICON_DRAW:
+            # Draw: the set-aside rune cards the gems on the Portal allow (0/3/6), then his deck, three cards in all
+            got = 0
+            for c in sorted(s.inv_aside, key=lambda c: self.gd.invoker_cards[c].rune):
+                if got < DRAW_ICON_CARDS and self.gd.invoker_cards[c].rune <= s.gems:
+                    s.inv_aside.remove(c)
+                    s.inv_hand.append(c)
+                    got += 1
+            s.inv_hand.sort()
+            self._inv_draw_cards(s, DRAW_ICON_CARDS - got)
+
+    def _resolve(self, s: State) -> None:
+        """Compare totals (ties to the attacker) and apply the outcome; follow-ups go to the queue."""
+        h, m, enc = s.cb_hero, s.cb_minion, s.cb_enc
+        ht, it = self.combat_totals(s)
+        hero_wins = ht > it or (ht == it and s.cb_att == 1)
+        gd = self.gd
+        # discard the Power cards used (Beowulf recovers the last one he played) and the encounter card
+        hc = s.cb_hcards
+        if hc and self.chars[h] == BEOWULF:
+            s.h_hand[h][hc[-1]] += 1
+            hc = hc[:-1]
+        s.power_discard.extend(hc)
+        s.power_discard.extend(s.cb_icards)
+        if enc >= 0:
+            s.loc_discard[self.loc[enc].deck].append(enc)
+        space = s.cb_space
+        attacker = s.cb_att
+        s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc, s.cb_space = 0, 0, -1, -1, -1, -1
+        s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
+        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
+        s.phase = -1
+        tasks: list[list[int]] = []
+        if hero_wins:
+            loot = self.minion[m].loot if m >= 0 else self.loc[enc].loot
+            for t, c in enumerate(loot):
+                got = min(c, s.supply[t])
+                s.supply[t] -= got
+                s.h_mats[h][t] += got
+            if m >= 0:
+                if any(s.tracks[t] < gd.track_length[t] for t in range(2)):
+                    tasks.append([Q_TRACK])
+                s.m_lives[m] -= 1
+                s.life_supply += 1
+                if s.m_lives[m] == 0:
+                    self._kill(s, m)
+                    if s.over:
+                        return
+                else:
+                    tasks.append([Q_PLACE, PIECE_MINION, m, PL_ADJ_OUT, 1 + h, space])
+        else:
+            if m >= 0:
+                if not all(s.tokens):
+                    tasks.append([Q_TOKEN])
+                if self.m_ability[m] == "balrog":
+                    s.balrog_bonus = 1
+            s.h_lives[h] -= 1
+            s.life_supply += 1
+            if not s.h_boots[h] and s.boots_supply:
+                s.h_boots[h] = 1
+                s.boots_supply -= 1
+            if s.h_lives[h] == 0:  # no life left: to an inn (its choice), its turn ends
+                tasks.append([Q_PLACE, PIECE_HERO, h, PL_INN, 1 + h, -1])
+                if s.turn_side == LEAGUE and s.cur_hero == h:
+                    tasks.append([Q_END_HERO_TURN, h])
+            elif m >= 0 and self.m_ability[m] == "hydra":
+                tasks.append([Q_PLACE, PIECE_HERO, h, PL_INN, 0, -1])
+            else:
+                tasks.append([Q_PLACE, PIECE_HERO, h, PL_ADJ, 0, space])
+        del attacker
+        s.queue[0:0] = tasks
+
+    # ---- placing pieces
+    def _place(self, s: State, x: int) -> None:
+        piece, who = s.pl[0], s.pl[1]
+        if piece == PIECE_HERO:
+            s.h_space[who] = x
+        else:
+            s.m_space[who] = x
+        s.pl = []
+        s.phase = -1
+
+    # ---- flow
+    def _advance(self, s: State) -> None:
+        """Run automatic steps until a decision is needed (sets ``phase`` and ``actor``)."""
+        while not s.over:
+            if s.phase >= 0:
+                return
+            if s.queue:
+                task = s.queue.pop(0)
+                q = task[0]
+                if q == Q_PLACE:
+                    pl = task[1:]
+                    if pl[0] == PIECE_MINION and s.m_space[pl[1]] < 0:
+                        continue  # the minion has left play
+                    cands = self._place_cands(s, pl)
+                    if len(cands) == 1:
+                        s.pl = pl
+                        self._place(s, cands[0])
+                        continue
+                    s.pl = pl
+                    s.phase, s.actor = P_PLACE, pl[3]
+                elif q == Q_TRACK:
+                    s.phase, s.actor = P_TRACK, 0
+                elif q == Q_TOKEN:
+                    s.phase, s.actor = P_TOKEN, 0
+                elif q == Q_END_HERO_TURN:
+                    s.h_left = 0
+                continue
+            # nothing pending: the side whose turn it is goes on
+            if s.turn_side == SETUP:
+                self._start_invoker_turn(s)
+            elif s.turn_side == INVOKER:
+                if s.inv_left > 0:
+                    s.phase, s.actor = P_INV_MAIN, 0
+                else:
+                    self._end_invoker_turn(s)
+            else:
+                h = s.cur_hero
+                if h >= 0:
+                    if s.h_left > 0:
+                        s.phase, s.actor = P_HERO_MAIN, 1 + h
+                    else:
+                        s.h_done[h] = 1
+                        s.cur_hero = -1
+                else:
+                    self._next_hero(s)
+
+    def _start_invoker_turn(self, s: State) -> None:
+        s.turn_side = INVOKER
+        s.ban3 = s.ban4 = 0  # "until the Great Invoker's next turn"
+        self._inv_draw_cards(s, self.gd.inv_draw_per_turn)
+        s.inv_left = self.num_players  # players in the game, himself included
+        if any(s.m_space[m] >= 0 and self.gd.castle_adjacent[s.m_space[m]] for m in range(NUM_MINIONS)):
+            s.phase, s.actor = P_SACRIFICE, 0
+        else:
+            s.phase, s.actor = P_INV_MAIN, 0
+
+    def _end_invoker_turn(self, s: State) -> None:
+        if all(x < 0 for x in s.m_space):  # no minion in play at the end of his turn: the League wins
+            self._end_game(s, 1)
+            return
+        s.turn_side = LEAGUE
+        s.h_done = [0] * self.k
+        s.cur_hero = -1
+        s.phase = -1
+
+    def _next_hero(self, s: State) -> None:
+        left = [h for h in range(self.k) if not s.h_done[h]]
+        if not left:
+            # end of the League's turn: discard down to the hand maximum, then a new round
+            for h in range(self.k):
+                if sum(s.h_hand[h]) > self.hand_max(s, h):
+                    s.phase, s.actor = P_DISCARD, 1 + h
+                    return
+            self._end_round(s)
+        elif len(left) == 1:
+            self._start_hero_turn(s, left[0])
+        else:
+            s.phase, s.actor = P_CHOOSE, 1 + left[0]
+
+    def _start_hero_turn(self, s: State, h: int) -> None:
+        s.cur_hero = h
+        s.h_taken = 0
+        lvl = self.hero_level(s, h)
+        if s.h_boots[h]:  # the -1 Boots token costs one action this turn, then returns
+            lvl -= 1
+            s.h_boots[h] = 0
+            s.boots_supply += 1
+        s.h_left = max(1, lvl)
+        s.phase = -1
+
+    def _end_round(self, s: State) -> None:
+        s.round += 1
+        k = self.k
+        s.h_round_f = [0] * k
+        s.h_round_p = [0] * k
+        s.h_chain = [0] * k
+        s.inv_round_f = s.inv_round_p = s.inv_chain = s.balrog_bonus = 0
+        self._start_invoker_turn(s)
+
+    # ------------------------------------------------------- serialization
+    def to_json(self, s: State) -> dict[str, Any]:
+        d = {name: copy.deepcopy(getattr(s, name)) for name in STATE_FIELDS}
+        d["rng"] = rng_to_json(s.rng)
+        return d
+
+    def from_json(self, d: Any) -> State:
+        """Validate and rebuild a state; raises ValueError naming the first inconsistency."""
+        if not isinstance(d, dict):
+            raise ValueError("game state must be a dict")
+        missing = [k for k in (*STATE_FIELDS, "rng") if k not in d]
+        if missing:
+            raise ValueError(f"game state is missing fields: {missing}")
+        extra = [k for k in d if k not in STATE_FIELDS and k != "rng"]
+        if extra:
+            raise ValueError(f"game state has unknown fields: {extra}")
+        kw = {name: copy.deepcopy(d[name]) for name in STATE_FIELDS}
+        kw["rng"] = rng_from_json(d["rng"])
+        s = State(**kw)
+        self.validate(s)
+        s.legal = self._compute_legal(s)
+        if not s.over and not s.legal:
+            raise ValueError("state has no legal action for the player to move but is not over")
+        return s
+
+    def validate(self, s: State) -> None:
+        """Every invariant: types, ranges, positions on the map, and each card, token and gem in one place."""
+        gd, k, K, M, S = self.gd, self.k, self.K, self.M, self.S
+
+        def req(cond: Any, msg: str) -> None:
+            if not cond:
+                raise ValueError(f"invalid game state: {msg}")
+
+        def isint(x: Any) -> bool:
+            return isinstance(x, int) and not isinstance(x, bool)
+
+        def ints(v: Any, length: int | None, lo: int, hi: int, name: str) -> None:
+            req(isinstance(v, list), f"{name} must be a list")
+            if length is not None:
+                req(len(v) == length, f"{name} must have length {length}")
+            req(all(isint(x) and lo <= x <= hi for x in v), f"{name} entries must be ints in [{lo}, {hi}]")
+
+        def rows(v: Any, n: int, length: int | None, lo: int, hi: int, name: str) -> None:
+            req(isinstance(v, list) and len(v) == n, f"{name} must list {n} rows")
+            for i, r in enumerate(v):
+                ints(r, length, lo, hi, f"{name}[{i}]")
+
+        req(s.num_heroes == k, f"num_heroes {s.num_heroes} does not match the env's {k}")
+        req(s.chars == self.chars, f"chars {s.chars} do not match the env's characters {self.chars}")
+        for name in INT_FIELDS:
+            if name not in ("num_heroes",):
+                req(isint(getattr(s, name)), f"{name} must be an int")
+        NI = self.inv_card_count
+        for name in ("inv_hand", "inv_deck", "inv_discard", "inv_aside"):
+            ints(getattr(s, name), None, 0, NI - 1, name)
+        req(s.inv_hand == sorted(s.inv_hand), "inv_hand must be sorted")
+        ints(s.tokens, 4, 0, 1, "tokens")
+        ints(s.tracks, 2, 0, 10, "tracks")
+        req(all(s.tracks[t] <= gd.track_length[t] for t in range(2)), "a track marker is past its end")
+        ints(s.m_space, NUM_MINIONS, -1, S - 1, "m_space")
+        ints(s.m_lives, NUM_MINIONS, 0, 3, "m_lives")
+        ints(s.m_f, NUM_MINIONS, 0, 60, "m_f")
+        ints(s.m_p, NUM_MINIONS, 0, 20, "m_p")
+        ints(s.h_space, k, -1, S - 1, "h_space")
+        ints(s.h_lives, k, 0, gd.hero_lives_max, "h_lives")
+        rows(s.h_hand, k, K, 0, 48, "h_hand")
+        rows(s.h_mats, k, M, 0, 52, "h_mats")
+        rows(s.h_armour, k, 4, 0, 1, "h_armour")
+        rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
+        for name in ("h_done", "h_boots"):
+            ints(getattr(s, name), k, 0, 1, name)
+        for name in ("h_round_f", "h_round_p", "h_chain"):
+            ints(getattr(s, name), k, 0, 100, name)
+        ints(s.power_deck, None, 0, K - 1, "power_deck")
+        ints(s.power_discard, None, 0, K - 1, "power_discard")
+        rows(s.loc_deck, 3, None, 0, len(self.loc) - 1, "loc_deck")
+        rows(s.loc_discard, 3, None, 0, len(self.loc) - 1, "loc_discard")
+        ints(s.market, M, 0, 52, "market")
+        ints(s.supply, M, 0, 52, "supply")
+        for name, lo, hi in (
+            ("inv_left", 0, 20), ("gems", 0, PRINTED["gems"]), ("phoenix_used", 0, 1), ("inv_known", 0, VIEW),
+            ("cur_hero", -1, k - 1), ("h_left", 0, 20), ("h_taken", 0, 20), ("life_supply", 0, PRINTED["life_tokens"]),
+            ("boots_supply", 0, PRINTED["boots_tokens"]), ("ban3", 0, 1), ("ban4", 0, 1), ("inv_round_f", 0, 200),
+            ("inv_round_p", 0, 50), ("inv_chain", 0, 50), ("balrog_bonus", 0, 1), ("round", 0, 10**6), ("turn_side", 0, 2),
+            ("phase", 0, P_OVER), ("actor", -1, k), ("winner", -1, 1), ("over", 0, 1), ("ab_minion", -1, NUM_MINIONS - 1),
+            ("mt_view", 0, VIEW), ("tr_left", 0, TRADE_TRANSFERS), ("cb_on", 0, 1), ("cb_att", 0, 1), ("cb_hero", -1, k - 1),
+            ("cb_minion", -1, NUM_MINIONS - 1), ("cb_enc", -1, len(self.loc) - 1), ("cb_space", -1, S - 1), ("cb_kpicks", 0, VIEW),
+            ("cb_by", 0, 1), ("cb_br", 0, 1), ("cb_fury", 0, 1), ("cb_dark", 0, 1), ("decisions", 0, 10**9),
+        ):
+            req(lo <= getattr(s, name) <= hi, f"{name} must be in [{lo}, {hi}], got {getattr(s, name)}")
+        ints(s.cb_hcards, None, 0, K - 1, "cb_hcards")
+        ints(s.cb_icards, None, 0, K - 1, "cb_icards")
+        ints(s.cb_kview, None, 0, K - 1, "cb_kview")
+        ints(s.pw_cards, None, 0, len(self.loc) - 1, "pw_cards")
+        req(len(s.cb_kview) <= VIEW and len(s.pw_cards) in (0, 2), "cb_kview/pw_cards too long")
+        ints(s.pl, None, -1, max(S, NUM_MINIONS), "pl")
+        req(isinstance(s.queue, list) and all(isinstance(t, list) and t and isint(t[0]) and all(isint(x) for x in t) for t in s.queue), "queue must be a list of int lists")
+        # Power cards: each in exactly one place
+        count = [0] * K
+        for pile in (s.power_deck, s.power_discard, s.cb_hcards, s.cb_icards, s.cb_kview):
+            for c in pile:
+                count[c] += 1
+        for h in range(k):
+            for kk in range(K):
+                count[kk] += s.h_hand[h][kk]
+        req(count == list(gd.power_counts), "Power cards are not conserved (each card must be in exactly one place)")
+        # Great Invoker cards: each in exactly one place (hand, deck, discard, aside, in play)
+        seen = s.inv_hand + s.inv_deck + s.inv_discard + s.inv_aside + [gd.minion_cards[m] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+        req(sorted(seen) == list(range(NI)), "Great Invoker cards are not conserved (each card must be in exactly one place)")
+        # location cards
+        loc = [c for d in range(3) for c in s.loc_deck[d] + s.loc_discard[d]] + [c for b in s.h_books for c in b] + list(s.pw_cards)
+        if s.cb_enc >= 0:
+            loc.append(s.cb_enc)
+        req(sorted(loc) == list(range(len(self.loc))), "location cards are not conserved (each card must be in exactly one place)")
+        for d in range(3):
+            req(all(self.loc[c].deck == d for c in s.loc_deck[d] + s.loc_discard[d]), f"location deck {d} holds another deck's card")
+        for h in range(k):
+            req(all(self.loc[c].kind == LOC_BOOK for c in s.h_books[h]), f"hero {h} holds a location card that is not a book")
+        # resources
+        for t in range(M):
+            held = s.supply[t] + s.market[t] + sum(s.h_mats[h][t] for h in range(k))
+            req(held == gd.material_counts[t], f"resource tokens of {gd.materials[t]} are not conserved ({held} != {gd.material_counts[t]})")
+        # life tokens, boots tokens, gems
+        lives = s.life_supply + sum(s.h_lives) + sum(s.m_lives)
+        req(lives == PRINTED["life_tokens"], f"life tokens are not conserved ({lives} != {PRINTED['life_tokens']})")
+        req(s.boots_supply + sum(s.h_boots) == PRINTED["boots_tokens"], "-1 Boots tokens are not conserved")
+        # positions on the map
+        for m in range(NUM_MINIONS):
+            sp = s.m_space[m]
+            if sp >= 0:
+                req(1 <= s.m_lives[m] <= self.minion[m].lives, f"minion {m} in play has {s.m_lives[m]} lives")
+                req(not gd.castle[sp] or sp == gd.portal, f"minion {m} is inside the Castle ({gd.space_names[sp]})")
+            else:
+                req(s.m_lives[m] == 0 and s.m_f[m] == 0 and s.m_p[m] == 0, f"minion {m} out of play holds lives or bonuses")
+        if s.turn_side != SETUP:
+            req(all(x >= 0 for x in s.h_space), "a hero is not on the map")
+        for h in range(k):
+            if s.h_lives[h] == 0 and s.h_space[h] >= 0 and not (s.phase == P_PLACE and s.pl and s.pl[0] == PIECE_HERO and s.pl[1] == h):
+                req(gd.kind[s.h_space[h]] == "inn" or any(t[:3] == [Q_PLACE, PIECE_HERO, h] for t in s.queue), f"hero {h} has no life but is not at an inn")
+        # flow
+        req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
+        if s.over:
+            req(s.winner in (0, 1), "a finished game has a winner")
+        else:
+            req(s.winner == -1, "winner set in a live game")
+            req(s.gems < PRINTED["gems"], "ten gems stolen but the game goes on")
+            req(1 <= s.actor <= k if s.phase in (P_CHOOSE, P_HERO_MAIN, P_TRADE, P_COMMIT, P_PWYLL, P_DISCARD) else True, "hero phase without a hero to move")
+            req(s.actor == 0 if s.phase in (P_SACRIFICE, P_INV_MAIN, P_DRAW, P_KRAKEN, P_MANTICORE, P_DRAGON, P_CYCLOPS, P_TRACK, P_TOKEN) else True, "Invoker phase with a hero to move")
+            req(0 <= s.actor <= k, "actor out of range")
+        if s.phase == P_PLACE:
+            req(len(s.pl) == 5 and s.pl[0] in (0, 1) and s.pl[2] in range(4) and s.pl[3] == s.actor, "place phase without a valid place task")
+            req(0 <= s.pl[1] < (k if s.pl[0] == PIECE_HERO else NUM_MINIONS), "place task names no piece")
+        else:
+            req(not s.pl, "place task outside the place phase")
+        in_combat = s.phase in (P_COMMIT, P_DRAW, P_KRAKEN) or bool(s.cb_on)
+        if s.cb_on:
+            req(s.cb_hero >= 0 and (s.cb_minion >= 0) != (s.cb_enc >= 0), "combat without a hero and exactly one opponent")
+            if s.cb_minion >= 0:
+                req(s.m_space[s.cb_minion] == s.h_space[s.cb_hero] == s.cb_space, "combatants are not on the combat space")
+            else:
+                req(self.loc[s.cb_enc].kind == LOC_ENCOUNTER, "combat encounter card is not an encounter")
+        else:
+            req(not in_combat and not s.cb_hcards and not s.cb_icards and not s.cb_kview and s.cb_hero == -1, "combat fields set outside a combat")
+        if s.phase == P_PWYLL:
+            req(len(s.pw_cards) == 2, "Pwyll's choice without two cards")
+        else:
+            req(not s.pw_cards, "Pwyll's cards outside his choice")
+        req(s.phase == P_MANTICORE or s.mt_view == 0, "Manticore view outside its phase")
+        req(s.phase in (P_DRAGON, P_CYCLOPS) or s.ab_minion == -1, "ability target pending outside its phase")
+        req(s.phase == P_TRADE or s.tr_left == 0, "trade transfers left outside a trade")
+        req(s.inv_known <= len(s.power_deck), "the Invoker knows more Power cards than the deck holds")
+
+    def clone(self, s: State) -> State:
+        """An independent copy (RNG included)."""
+        c = copy.copy(s)
+        for name in STATE_FIELDS:
+            v = getattr(s, name)
+            if isinstance(v, list):
+                setattr(c, name, [list(x) if isinstance(x, list) else x for x in v])
+        c.rng = copy.deepcopy(s.rng)
+        c.legal = list(s.legal) if s.legal is not None else None
+        return c
+
+    # ------------------------------------------------------ hidden information
+    def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:
+        """A copy consistent with what ``observer`` sees, every hidden part redrawn.
+
+        Hidden from everyone: the order of the Power deck (except what someone has seen: the
+        Invoker's Manticore cards, Hood's top card for the League), of the location decks and of the
+        Invoker's deck, and future shuffles (the RNG is reseeded). From the League: the Invoker's
+        hand (its size is public) and the Kraken's view. From the Invoker: the heroes' hands (sizes
+        public). The League shares everything it knows.
+        """
+        rng = make_rng(seed)
+        c = self.clone(s)
+        k = self.k
+        deck = c.power_deck
+        if observer == 0:
+            keep = c.inv_known
+        else:
+            keep = 1 if self.has_hood and deck else 0
+        fixed = deck[len(deck) - keep:] if keep else []
+        pool = deck[: len(deck) - keep]
+        if observer == 0:
+            sizes = [sum(c.h_hand[h]) for h in range(k)]
+            for h in range(k):
+                for kk in range(self.K):
+                    pool.extend([kk] * c.h_hand[h][kk])
+            pool = [pool[i] for i in rng.permutation(len(pool))]
+            for h in range(k):
+                hand = [0] * self.K
+                for _ in range(sizes[h]):
+                    hand[pool.pop()] += 1
+                c.h_hand[h] = hand
+        else:
+            nview = len(c.cb_kview)
+            pool.extend(c.cb_kview)
+            pool = [pool[i] for i in rng.permutation(len(pool))]
+            c.cb_kview = [pool.pop() for _ in range(nview)]
+            ip = c.inv_hand + c.inv_deck
+            ip = [ip[i] for i in rng.permutation(len(ip))]
+            n = len(c.inv_hand)
+            c.inv_hand = sorted(ip[:n])
+            c.inv_deck = ip[n:]
+        c.power_deck = pool + fixed
+        if observer != 0 and c.inv_known > len(pool) + len(fixed):
+            c.inv_known = len(c.power_deck)
+        for d in range(3):
+            c.loc_deck[d] = [c.loc_deck[d][i] for i in rng.permutation(len(c.loc_deck[d]))]
+        if observer == 0:
+            c.inv_deck = [c.inv_deck[i] for i in rng.permutation(len(c.inv_deck))]
+        c.rng = make_rng(int(rng.integers(2**63)))
+        c.legal = self._compute_legal(c)
+        if not c.over and not c.legal:
+            # cannot happen: every decision phase keeps a legal action under any redraw
+            raise AssertionError("resample left no legal action")
+        return c

@@ -1,0 +1,119 @@
+"""Mythwind: the Innkeeper as a single-agent PettingZoo AEC environment (rules: ``docs/rules/mythwind_innkeeper.md``).
+
+=================  =====================================================================
+Import             ``from mythzoo.envs import mythwind_innkeeper_v0``
+Agents             one, ``innkeeper``
+Actions            ``Discrete(247)`` with the default data; a day is many decisions
+Observations       ``Dict(observation=Box(float32, (L,)), action_mask=Box(int8, (247,)))``
+Rewards            ``coins`` (default): every step pays the change of the innkeeper's coins
+                   (gains positive, purchases negative), so an episode's return is the
+                   campaign's net coin total (final coins minus the starting 10);
+                   ``terminal``: the same total, paid once at the end
+Infos              ``coins``, ``earned``, ``renown`` (track slot), ``renown_level``,
+                   ``seated`` / ``unseated`` (last night's satisfaction count), ``day``, ``season``
+Length             ``days_per_season`` (default 6) x ``seasons`` (default 4) days; the game
+                   terminates after the last day; ``max_turns`` (days) truncates earlier
+=================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mythzoo.envs.core.actions import ActionTable
+from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.mythwind_innkeeper.components import load_data
+from mythzoo.envs.mythwind_innkeeper.observation import MythwindInnkeeperObserver
+from mythzoo.envs.mythwind_innkeeper.render import render_text
+from mythzoo.envs.mythwind_innkeeper.rules import MythwindInnkeeperRules
+
+REWARD_MODES = ("coins", "terminal")
+DEFAULT_DAYS_PER_SEASON = 6
+DEFAULT_SEASONS = 4
+
+
+class raw_env(MythzooAECEnv):
+    """Mythwind: the Innkeeper, one agent. An illegal action raises ``IllegalActionError``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "mythwind_innkeeper_v0", "is_parallelizable": False, "render_fps": 1}
+    env_name = "mythwind_innkeeper_v0"
+
+    def __init__(
+        self,
+        days_per_season: int = DEFAULT_DAYS_PER_SEASON,
+        seasons: int = DEFAULT_SEASONS,
+        render_mode: str | None = None,
+        reward_mode: str = "coins",
+        max_turns: int | None = None,
+        data: str | Path | None = None,
+        _strict: bool = True,
+    ):
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        inn = load_data(data)
+        rules = MythwindInnkeeperRules(inn, days_per_season, seasons)
+        if max_turns is None:
+            max_turns = rules.total_days()
+        self.reward_mode = reward_mode
+        self.shaped = reward_mode == "coins"
+        super().__init__(
+            rules,
+            MythwindInnkeeperObserver(rules),
+            ["innkeeper"],
+            [rules.num_actions],
+            config={"days_per_season": days_per_season, "seasons": seasons, "reward_mode": reward_mode, "max_turns": max_turns, "data": inn.digest},
+            render_mode=render_mode,
+            strict=_strict,
+            max_turns=max_turns,
+        )
+        self.data = inn
+        self._start_coins = inn.starting_coins
+
+    def _potential(self, s: Any) -> list[float]:
+        """``coins`` mode: the coins held; each step pays their change."""
+        return [float(s.coins)]
+
+    def _final_rewards(self, s: Any) -> list[float]:
+        if self.reward_mode == "terminal":
+            return [float(s.coins - self._start_coins)]
+        return [0.0]
+
+    def _info(self) -> dict[str, Any]:
+        s, r = self.state_, self.rules
+        return {"coins": s.coins, "earned": s.earned, "renown": s.renown, "renown_level": r.level(s),
+                "seated": s.last_seated, "unseated": s.last_unseated, "day": s.turn, "season": s.season}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new campaign; ``seed`` determines every random draw of it."""
+        super().reset(seed=seed, options=options)
+        self.infos["innkeeper"] = self._info()
+
+    def step(self, action: int | None) -> None:
+        """Apply ``action``; ``infos`` then carry coins, renown and last night's satisfaction."""
+        super().step(action)
+        if self.agents and "innkeeper" in self.infos:
+            self.infos["innkeeper"] = {**self.infos["innkeeper"], **self._info()}
+
+    def action_table(self, agent: str | None = None) -> ActionTable:
+        return self.rules.table
+
+    def action_label(self, action: int, agent: str | None = None) -> str:
+        """Readable name of an action id, e.g. ``slot(r0c2)``."""
+        return self.rules.table.label(action)
+
+    def render_text(self, seat: int | None = None) -> str:
+        self._check_reset()
+        return render_text(self.rules, self.state_)
+
+    def scores(self) -> dict[str, int]:
+        """Coins held by the innkeeper."""
+        self._check_reset()
+        return {"innkeeper": self.state_.coins}
+
+
+def env(**kwargs: Any) -> raw_env:
+    """Mythwind: the Innkeeper with PettingZoo's standard wrapper behaviour built in: an illegal
+    action ends the game with -1; out-of-range actions and steps before reset raise."""
+    kwargs["_strict"] = False
+    return raw_env(**kwargs)

@@ -1,0 +1,492 @@
+"""Mythwind Innkeeper observation encoding: what the innkeeper sees, as one float32 vector.
+
+Public: the inn (every slot), the guests' locations (the bag's *contents* are deducible, since
+the innkeeper fills it and every drawn guest returns to it, so each guest's place is shown),
+the gossip hand and the other cards' places (the shuffled part of the gossip deck as a set),
+the weather cards left this season, skills, dice, coins and renown. Hidden: the order of the
+bag, of the weather deck and of the shuffled gossip deck, i.e. every future draw.
+
+Static facts of each token (a guest's requests and complaints, an accommodation's type, cost,
+renown requirement and style, a gossip card's accommodations) are part of the vector too, so a
+network sees what a replaced data file says; they are written once into a template that every
+observation starts from.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from mythzoo.envs.core.observer import ObservationLayout
+from mythzoo.envs.mythwind_innkeeper.actions import NUM_SLOTS, OPERATE, slot_name
+from mythzoo.envs.mythwind_innkeeper.components import (
+    ACC_TYPES, ALIGNMENTS, COMPLAINT_KINDS, DIE_TYPES, EFFECT_KINDS, FURNITURE, SERVICES, STYLES, WEATHER_TYPES,
+)
+from mythzoo.envs.mythwind_innkeeper.rules import (
+    G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, OUTER, PHASE_NAMES, MythwindInnkeeperRules, State,
+)
+
+COIN_SCALE = 50.0
+SCALARS = (
+    "coins", "earned", "party_coins", "day_of_season", "season_progress", "days_left", "streak", "bag_size",
+    "drawn", "hand_size", "gossip_deck_size", "improve_bought", "improve_moved", "improve_sold", "by_worker",
+    "complaints_pending", "last_seated", "last_unseated", "skill_picks_left",
+)
+SLOT_FIELDS = ("outer", "has_accommodation", "damaged") + tuple(f"type_{t}" for t in ACC_TYPES) + tuple(f"style_{x}" for x in STYLES) + (
+    "guest", "back_facing", "party_token", "cost")
+GUEST_LOC = ("supply", "bag", "drawn", "unseated_quiet", "seated")
+GUEST_FIELDS = GUEST_LOC + ("level_1", "level_2", "level_3") + tuple(f"wants_{t}" for t in ACC_TYPES) + tuple(
+    f"wants_{x}" for x in STYLES) + tuple(f"complaint_{k}" for k in COMPLAINT_KINDS)
+ACC_FIELDS = ("in_supply", "in_inn", "to_place") + tuple(f"type_{t}" for t in ACC_TYPES) + ("cost", "renown_1", "renown_2", "renown_3") + tuple(
+    f"style_{x}" for x in STYLES)
+GOSSIP_LOC = ("deck", "deck_bottom", "hand", "served", "adventure")
+GOSSIP_FIELDS = GOSSIP_LOC + tuple(f"shows_{t}" for t in SERVICES) + tuple(f"icon_{x}" for x in STYLES) + tuple(f"effect_{k}" for k in EFFECT_KINDS)
+SKILL_FIELDS = ("gained",) + tuple(f"row_{r}" for r in OPERATE) + ("learnable", "cost")
+DIE_FIELDS = ("hired", "pips", "used_today") + tuple(f"type_{t}" for t in DIE_TYPES)
+WEATHER_FIELDS = tuple(f"today_{w}" for w in WEATHER_TYPES) + ("event", "aligned_sprite", "aligned_villager")
+INN_FIELDS = tuple(f"service_{t}" for t in ACC_TYPES) + tuple(f"style_count_{x}" for x in STYLES) + tuple(f"embraced_{x}" for x in STYLES)
+
+
+def build_layout(rules: MythwindInnkeeperRules) -> ObservationLayout:
+    """The one declaration of the observation: every size, name and doc derives from it."""
+    d = rules.data
+    guests = [f"g{g.gid}" for g in d.guests]
+    accs = [f"a{a.aid}" for a in d.accommodations]
+    return ObservationLayout(
+        [
+            ("phase", (len(PHASE_NAMES),), "One-hot decision phase.", [PHASE_NAMES]),
+            ("scalars", (len(SCALARS),), "Coins/50, coins earned/50, party coins/3, day in season/days, season/seasons, days left/total, same-weather streak/5, bag size/30, drawn unseated/12, hand/6, gossip deck/6, Improve parts used (purchase, move, sell), action by a worker, complaints pending/10, last night's seated and unseated/12, Waiting List picks left/2.", [SCALARS]),
+            ("renown", (rules.track_len,), "One-hot slot of the renown marker.", [[f"slot{i}" for i in range(rules.track_len)]]),
+            ("renown_level", (3,), "One-hot renown level I-III.", [["I", "II", "III"]]),
+            ("season", (len(d.seasons),), "One-hot season (its effect).", [[x.name for x in d.seasons]]),
+            ("weather", (len(WEATHER_FIELDS),), "Today's weather card: type, event icon, alignment.", [WEATHER_FIELDS]),
+            ("weather_deck", (rules.NW,), "Weather cards still in this season's deck.", [[f"w{i}" for i in range(rules.NW)]]),
+            ("operate_row", (len(OPERATE),), "One-hot Operate action chosen by the character today.", [OPERATE]),
+            ("worker_slots", (len(OPERATE),), "Worker action slots taken today.", [OPERATE]),
+            ("selected_guest", (rules.NG,), "The guest chosen in the previous step (to pamper or seat) or the late guest to seat.", [guests]),
+            ("selected_token", (rules.NA,), "The accommodation token being bought.", [accs]),
+            ("selected_slot", (NUM_SLOTS,), "The slot whose accommodation is being moved.", [[slot_name(s) for s in range(NUM_SLOTS)]]),
+            ("pending", (3 + len(ACC_TYPES),), "Damage left to assign by category (any, furniture, service)/5; the accommodation type a complaint takes (one-hot).", [("damage_any", "damage_furniture", "damage_service") + ACC_TYPES]),
+            ("inn", (len(INN_FIELDS),), "Types available to requests (undamaged or on served gossip), style counts/3, styles embraced.", [INN_FIELDS]),
+            ("grid", (NUM_SLOTS, len(SLOT_FIELDS)), "Per slot (row-major): outer, accommodation, damaged, one-hot type, style, guest seated, back facing, party token, cost/15.", [[slot_name(s) for s in range(NUM_SLOTS)], SLOT_FIELDS]),
+            ("guests", (rules.NG, len(GUEST_FIELDS)), "Per guest token: one-hot place (supply, bag, drawn, unseated by a lost accommodation, seated); level; requests (furniture, services, style); complaints (coins/3, renown, lose, draw).", [guests, GUEST_FIELDS]),
+            ("accommodations", (rules.NA, len(ACC_FIELDS)), "Per accommodation token: in supply, in the inn, to place at setup; type; cost/15; renown required; style.", [accs, ACC_FIELDS]),
+            ("gossip", (rules.NC, len(GOSSIP_FIELDS)), "Per gossip card: one-hot place; accommodations shown; style icons; adventure effect amount by kind.", [[f"c{c.cid}" for c in d.gossip], GOSSIP_FIELDS]),
+            ("skills", (rules.NK, len(SKILL_FIELDS)), "Per skill: gained, one-hot row, learnable now, cost/30.", [[k.key for k in d.skills], SKILL_FIELDS]),
+            ("dice", (rules.ND, len(DIE_FIELDS)), "Per worker die: hired, pips/6, used today, type.", [[f"die{i}" for i in range(rules.ND)], DIE_FIELDS]),
+        ]
+    )
+
+
+class MythwindInnkeeperObserver:
+    """Builds the innkeeper's observation from a static template plus the state's dynamic entries.
+
+    Speed: the vector is assembled as bytes. The head (everything before the grid) is packed with
+    ``struct``; each block after it (grid, guests, accommodations, gossip, skills and dice) is
+    joined from precomputed packed rows, one per token and place, and kept with a copy of the
+    state values it was built from, so an unchanged block costs a few list comparisons. The
+    caches are keyed on values, never on the identity of a state, so any state (a clone, one
+    restored by ``set_state``) gets exactly what :meth:`reference_observation` computes from
+    scratch; they live in the observer, never in the state, and are not pickled.
+    """
+
+    def __deepcopy__(self, memo: dict) -> "MythwindInnkeeperObserver":
+        return self
+
+    def __init__(self, rules: MythwindInnkeeperRules):
+        self.rules = rules
+        self._layout = L = build_layout(rules)
+        self.size = L.size
+        o = {p.name: p.offset for p in L.pieces}
+        self.o = o
+        d = rules.data
+        t = np.zeros(L.size, dtype=np.float32)
+        v = L.views(t)
+        nf = len(FURNITURE)
+        for s in range(NUM_SLOTS):
+            v["grid"][s, 0] = float(OUTER[s])
+        for g in d.guests:
+            row = v["guests"][g.gid]
+            row[5 + g.level - 1] = 1.0
+            row[8 + g.furniture] = 1.0
+            for x in g.services:
+                row[8 + x] = 1.0
+            if g.style >= 0:
+                row[8 + len(ACC_TYPES) + g.style] = 1.0
+            base = 8 + len(ACC_TYPES) + len(STYLES)
+            for kind, amount in g.complaints:
+                row[base + kind] += amount / 3.0 if kind == 0 else 1.0
+        for a in d.accommodations:
+            row = v["accommodations"][a.aid]
+            row[3 + a.type] = 1.0
+            row[3 + len(ACC_TYPES)] = a.cost / 15.0
+            row[4 + len(ACC_TYPES) + a.renown - 1] = 1.0
+            if a.style >= 0:
+                row[7 + len(ACC_TYPES) + a.style] = 1.0
+        for c in d.gossip:
+            row = v["gossip"][c.cid]
+            for x in c.accommodations:
+                row[5 + x - nf] = 1.0
+            for x in c.styles:
+                row[5 + len(SERVICES) + x] += 1.0
+            row[5 + len(SERVICES) + len(STYLES) + c.effect[0]] = c.effect[1] / 3.0
+        for k in d.skills:
+            v["skills"][k.sid, len(SKILL_FIELDS) - 1] = k.cost / 30.0
+        for i, ty in enumerate(d.dice_types):
+            v["dice"][i, 3 + ty] = 1.0
+        self.template = t
+        self.grid_w, self.guest_w, self.acc_w = len(SLOT_FIELDS), len(GUEST_FIELDS), len(ACC_FIELDS)
+        self.gossip_w, self.skill_w, self.die_w = len(GOSSIP_FIELDS), len(SKILL_FIELDS), len(DIE_FIELDS)
+        self.loc_index = {G_SUPPLY: 0, G_BAG: 1, G_DRAWN: 2, G_QUIET: 3}
+        self._build_tables()
+
+    def _build_tables(self) -> None:
+        """Offsets as attributes and the packed rows the fast path joins."""
+        R, o, t = self.rules, self.o, self.template
+        names = [p.name for p in self._layout.pieces]
+        # The blocks after the head are laid out in this order, back to back, up to the end.
+        blocks = ["grid", "guests", "accommodations", "gossip", "skills", "dice"]
+        assert names[-len(blocks):] == blocks and o["skills"] + R.NK * self.skill_w == o["dice"]
+        self.head_size = o["grid"]
+        self.nbytes = 4 * self.size
+        (self.o_phase, self.o_scalars, self.o_renown, self.o_level, self.o_season, self.o_wdeck, self.o_row,
+         self.o_workers, self.o_sguest, self.o_stoken, self.o_sslot, self.o_pending, self.o_inn) = (
+            o["phase"], o["scalars"], o["renown"], o["renown_level"], o["season"], o["weather_deck"], o["operate_row"],
+            o["worker_slots"], o["selected_guest"], o["selected_token"], o["selected_slot"], o["pending"], o["inn"])
+        self.n_scalars = len(SCALARS)
+        self.n_inn = len(INN_FIELDS)
+        self.n_seasons = len(R.data.seasons)
+        self.total = R.total_days()
+        self.weather_ones = [
+            (o["weather"] + w.type,) + ((o["weather"] + 3,) if w.event else ()) + (o["weather"] + 4 + w.alignment,)
+            for w in R.data.weather
+        ]
+
+        def packed(base: int, width: int, ones: tuple[int, ...]) -> bytes:
+            row = t[base : base + width].copy()
+            row[list(ones)] = 1.0
+            return row.tobytes()
+
+        # Guests: one row per guest and place (seated anywhere is one place).
+        gb, gw = o["guests"], self.guest_w
+        self.guest_rows = []
+        for g in range(R.NG):
+            rows = {loc: packed(gb + g * gw, gw, (i,)) for loc, i in self.loc_index.items()}
+            seated = packed(gb + g * gw, gw, (4,))
+            rows.update({sl: seated for sl in range(NUM_SLOTS)})
+            self.guest_rows.append(rows)
+        # Accommodations: supply, setup (to place), or in the inn.
+        ab, aw = o["accommodations"], self.acc_w
+        self.acc_rows = []
+        for a in range(R.NA):
+            rows = {-1: packed(ab + a * aw, aw, (0,)), -2: packed(ab + a * aw, aw, (2,))}
+            inn = packed(ab + a * aw, aw, (1,))
+            rows.update({sl: inn for sl in range(NUM_SLOTS)})
+            self.acc_rows.append(rows)
+        # Grid: empty slots are static; an occupied slot's row is made on first use and kept.
+        self.grid_empty = [packed(o["grid"] + sl * self.grid_w, self.grid_w, ()) for sl in range(NUM_SLOTS)]
+        self._grid_rows: dict[tuple, bytes] = {}
+        self._head_packer = struct.Struct(f"<{self.head_size}f")
+        self._clear_caches()
+
+    def _clear_caches(self) -> None:
+        # Each cache: (copies of the state values it was built from..., result). Never shared with a state.
+        self._inn_cache: tuple | None = None
+        self._grid_cache: tuple | None = None
+        self._guest_cache: tuple | None = None
+        self._acc_cache: tuple | None = None
+        self._gossip_cache: tuple | None = None
+        self._tail_cache: tuple | None = None
+
+    def __getstate__(self) -> dict:
+        """Pickling: the compiled ``struct.Struct`` and the caches are rebuilt on load."""
+        return {k: v for k, v in self.__dict__.items() if not (k.endswith("_packer") or k.endswith("_cache"))}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._head_packer = struct.Struct(f"<{self.head_size}f")
+        self._clear_caches()
+
+    def layout(self, seat: int) -> ObservationLayout:
+        return self._layout
+
+    def encode(self, s: State, seat: int, out: np.ndarray) -> None:
+        """Write the view of ``s`` into ``out`` (every entry is overwritten)."""
+        out[:] = self.observation(s, seat)
+
+    def observation(self, s: State, seat: int = 0) -> np.ndarray:
+        """The innkeeper's view of ``s`` as a new (writable) float32 vector, equal to
+        :meth:`reference_observation`."""
+        buf = bytearray().join((
+            self._head_packer.pack(*self._head(s)), self._grid(s), self._guests(s), self._accs(s), self._gossip(s), self._tail(s),
+        ))
+        return np.frombuffer(buf, dtype=np.float32)
+
+    # ------------------------------------------------------------ blocks
+    def _head(self, s: State) -> list[float]:
+        """Everything before the grid, as a list of floats (bools and ints pack as floats)."""
+        R = self.rules
+        v = [0.0] * self.head_size
+        v[self.o_phase + s.phase] = 1.0
+        total = self.total
+        sc = self.o_scalars
+        v[sc : sc + self.n_scalars] = (
+            s.coins / COIN_SCALE, s.earned / COIN_SCALE, s.party_coins / 3.0, s.day / R.days_per_season, s.season / R.num_seasons,
+            (total - s.turn) / total, s.streak / 5.0, len(s.bag) / 30.0, len(s.drawn) / 12.0, len(s.hand) / 6.0,
+            (len(s.gdeck) + len(s.gbottom)) / 6.0, s.improve_used[0], s.improve_used[1], s.improve_used[2], s.ctx == 1,
+            len(s.cq) / 10.0, s.last_seated / 12.0, s.last_unseated / 12.0, s.skill_left / 2.0,
+        )
+        v[self.o_renown + s.renown] = 1.0
+        v[self.o_level + R.levels[s.renown] - 1] = 1.0
+        v[self.o_season + s.season % self.n_seasons] = 1.0
+        if s.weather >= 0:
+            for i in self.weather_ones[s.weather]:
+                v[i] = 1.0
+        wd = self.o_wdeck
+        for i in s.wdeck:
+            v[wd + i] = 1.0
+        if s.row >= 0:
+            v[self.o_row + s.row] = 1.0
+        ws = self.o_workers
+        for r, u in enumerate(s.worker_used):
+            if u:
+                v[ws + r] = 1.0
+        if s.sel >= 0:
+            ph = s.phase
+            if ph in (3, 4, 16, 17, 19):  # guest chosen / late guest
+                v[self.o_sguest + s.sel] = 1.0
+            elif ph == 6:
+                v[self.o_stoken + s.sel] = 1.0
+            elif ph == 7:
+                v[self.o_sslot + s.sel] = 1.0
+        pd = self.o_pending
+        for c in s.dmg:
+            v[pd + c] += 0.2
+        if s.lose_type >= 0:
+            v[pd + 3 + s.lose_type] = 1.0
+        c = self._inn_cache
+        if c is None or c[0] != s.slot_acc or c[1] != s.slot_dmg or c[2] != s.served:
+            c = self._inn_cache = (list(s.slot_acc), list(s.slot_dmg), list(s.served), self._inn_values(s))
+        inn = self.o_inn
+        v[inn : inn + self.n_inn] = c[3]
+        return v
+
+    def _inn_values(self, s: State) -> list[float]:
+        """The ``inn`` piece: services available, style counts/3, styles embraced."""
+        R, nt = self.rules, len(ACC_TYPES)
+        v = [0.0] * self.n_inn
+        for i, h in enumerate(R.services(s)):
+            if h:
+                v[i] = 1.0
+        for i, c in enumerate(R.style_counts(s)):
+            if c:
+                v[nt + i] = c / 3.0
+                if c >= 2:
+                    v[nt + 3 + i] = 1.0
+        return v
+
+    def _grid(self, s: State) -> bytes:
+        c = self._grid_cache
+        if (c is None or c[0] != s.slot_acc or c[1] != s.slot_guest or c[2] != s.slot_dmg or c[3] != s.slot_back
+                or c[4] != s.party_slot):
+            c = self._grid_cache = (list(s.slot_acc), list(s.slot_guest), list(s.slot_dmg), list(s.slot_back), s.party_slot,
+                                    self._grid_block(s))
+        return c[5]
+
+    def _grid_block(self, s: State) -> bytes:
+        rows, memo, empty = [], self._grid_rows, self.grid_empty
+        dmg, gst, back, party = s.slot_dmg, s.slot_guest, s.slot_back, s.party_slot
+        for sl, a in enumerate(s.slot_acc):
+            if a < 0:
+                rows.append(empty[sl])
+                continue
+            seated = gst[sl] >= 0
+            key = (sl, a, bool(dmg[sl]), seated, seated and bool(back[sl]), party == sl)
+            row = memo.get(key)
+            if row is None:
+                row = memo[key] = self._grid_row(*key)
+            rows.append(row)
+        return b"".join(rows)
+
+    def _grid_row(self, sl: int, a: int, damaged: bool, seated: bool, back: bool, party: bool) -> bytes:
+        R, nt, gw = self.rules, len(ACC_TYPES), self.grid_w
+        base = self.o["grid"] + sl * gw
+        row = self.template[base : base + gw].copy()
+        ones = [1, 3 + R.acc_type[a]]
+        if damaged:
+            ones.append(2)
+        if R.acc_style[a] >= 0:
+            ones.append(3 + nt + R.acc_style[a])
+        if seated:
+            ones.append(6 + nt)
+            if back:
+                ones.append(7 + nt)
+        if party:
+            ones.append(8 + nt)
+        row[ones] = 1.0
+        row[9 + nt] = R.acc_cost[a] / 15.0
+        return row.tobytes()
+
+    def _guests(self, s: State) -> bytes:
+        c = self._guest_cache
+        if c is None or c[0] != s.guest_loc:
+            gl = s.guest_loc
+            c = self._guest_cache = (list(gl), b"".join([rows[loc] for rows, loc in zip(self.guest_rows, gl)]))
+        return c[1]
+
+    def _accs(self, s: State) -> bytes:
+        c = self._acc_cache
+        if c is None or c[0] != s.acc_slot:
+            al = s.acc_slot
+            c = self._acc_cache = (list(al), b"".join([rows[loc] for rows, loc in zip(self.acc_rows, al)]))
+        return c[1]
+
+    def _gossip(self, s: State) -> bytes:
+        c = self._gossip_cache
+        if c is None or c[0] != s.gdeck or c[1] != s.gbottom or c[2] != s.hand or c[3] != s.served or c[4] != s.adventure:
+            cb, cw = self.o["gossip"], self.gossip_w
+            block = self.template[cb : cb + self.rules.NC * cw].copy()
+            for k, lst in enumerate((s.gdeck, s.gbottom, s.hand, s.served, s.adventure)):
+                for card in lst:
+                    block[card * cw + k] = 1.0
+            c = self._gossip_cache = (list(s.gdeck), list(s.gbottom), list(s.hand), list(s.served), list(s.adventure), block.tobytes())
+        return c[5]
+
+    def _tail(self, s: State) -> bytes:
+        """Skills and dice (learnable skills are shown in the town phase only)."""
+        R = self.rules
+        learn = tuple(r < 0 and R.learnable(s, k) for k, r in enumerate(s.skill_row)) if s.phase == 1 else None
+        c = self._tail_cache
+        if c is None or c[0] != s.skill_row or c[1] != learn or c[2] != s.dice or c[3] != s.die_used:
+            kb, kw = self.o["skills"], self.skill_w
+            block = self.template[kb : self.size].copy()
+            for k, r in enumerate(s.skill_row):
+                if r >= 0:
+                    block[k * kw] = 1.0
+                    block[k * kw + 1 + r] = 1.0
+                elif learn is not None and learn[k]:
+                    block[k * kw + 1 + len(OPERATE)] = 1.0
+            db, dw = self.o["dice"] - kb, self.die_w
+            for i, p in enumerate(s.dice):
+                if p >= 0:
+                    block[db + i * dw] = 1.0
+                    if p:
+                        block[db + i * dw + 1] = p / 6.0
+                    if s.die_used[i]:
+                        block[db + i * dw + 2] = 1.0
+            c = self._tail_cache = (list(s.skill_row), learn, list(s.dice), list(s.die_used), block.tobytes())
+        return c[4]
+
+    # ------------------------------------------------------------ reference
+    def reference_observation(self, s: State, seat: int = 0) -> np.ndarray:
+        """The innkeeper's view of ``s`` encoded from scratch, with no cache and no shortcut: the
+        definition :meth:`observation` must equal (``tests/test_mythwind_innkeeper_observation_cache.py``)."""
+        R, d, o = self.rules, self.rules.data, self.o
+        v = self.template.copy()
+        ones: list[int] = []
+        one = ones.append
+        vals: dict[int, float] = {}
+        total = R.total_days()
+        one(o["phase"] + s.phase)
+        sc = o["scalars"]
+        gdeck = len(s.gdeck) + len(s.gbottom)
+        for i, x in enumerate((
+            s.coins / COIN_SCALE, s.earned / COIN_SCALE, s.party_coins / 3.0, s.day / R.days_per_season, s.season / R.num_seasons,
+            (total - s.turn) / total, s.streak / 5.0, len(s.bag) / 30.0, len(s.drawn) / 12.0, len(s.hand) / 6.0, gdeck / 6.0,
+            s.improve_used[0], s.improve_used[1], s.improve_used[2], s.ctx == 1, len(s.cq) / 10.0, s.last_seated / 12.0,
+            s.last_unseated / 12.0, s.skill_left / 2.0,
+        )):
+            if x:
+                vals[sc + i] = float(x)
+        one(o["renown"] + s.renown)
+        one(o["renown_level"] + R.level(s) - 1)
+        one(o["season"] + s.season % len(d.seasons))
+        if s.weather >= 0:
+            w = d.weather[s.weather]
+            one(o["weather"] + w.type)
+            if w.event:
+                one(o["weather"] + 3)
+            one(o["weather"] + 4 + w.alignment)
+        wd = o["weather_deck"]
+        ones.extend(wd + i for i in s.wdeck)
+        if s.row >= 0:
+            one(o["operate_row"] + s.row)
+        ws = o["worker_slots"]
+        ones.extend(ws + r for r, u in enumerate(s.worker_used) if u)
+        ph = s.phase
+        if s.sel >= 0:
+            if ph in (3, 4, 16, 17, 19):  # guest chosen / late guest
+                one(o["selected_guest"] + s.sel)
+            elif ph == 6:
+                one(o["selected_token"] + s.sel)
+            elif ph == 7:
+                one(o["selected_slot"] + s.sel)
+        pd = o["pending"]
+        for c in s.dmg:
+            vals[pd + c] = vals.get(pd + c, 0.0) + 0.2
+        if s.lose_type >= 0:
+            one(pd + 3 + s.lose_type)
+        inn = o["inn"]
+        have = R.services(s)
+        ones.extend(inn + i for i, h in enumerate(have) if h)
+        cnt = R.style_counts(s)
+        nt = len(ACC_TYPES)
+        for i, c in enumerate(cnt):
+            if c:
+                vals[inn + nt + i] = c / 3.0
+                if c >= 2:
+                    one(inn + nt + 3 + i)
+        # Grid.
+        gb, gw = o["grid"], self.grid_w
+        ty, st, cost = R.acc_type, R.acc_style, R.acc_cost
+        for sl, a in enumerate(s.slot_acc):
+            if a < 0:
+                continue
+            base = gb + sl * gw
+            one(base + 1)
+            if s.slot_dmg[sl]:
+                one(base + 2)
+            one(base + 3 + ty[a])
+            if st[a] >= 0:
+                one(base + 3 + nt + st[a])
+            if s.slot_guest[sl] >= 0:
+                one(base + 6 + nt)
+                if s.slot_back[sl]:
+                    one(base + 7 + nt)
+            if s.party_slot == sl:
+                one(base + 8 + nt)
+            vals[base + 9 + nt] = cost[a] / 15.0
+        # Guests' places.
+        gb, gw, li = o["guests"], self.guest_w, self.loc_index
+        for g, loc in enumerate(s.guest_loc):
+            one(gb + g * gw + (4 if loc >= 0 else li[loc]))
+        # Accommodations' places.
+        ab, aw = o["accommodations"], self.acc_w
+        for a, loc in enumerate(s.acc_slot):
+            one(ab + a * aw + (1 if loc >= 0 else 0 if loc == -1 else 2))
+        # Gossip cards' places.
+        cb, cw = o["gossip"], self.gossip_w
+        for k, lst in enumerate((s.gdeck, s.gbottom, s.hand, s.served, s.adventure)):
+            ones.extend(cb + c * cw + k for c in lst)
+        # Skills.
+        kb, kw = o["skills"], self.skill_w
+        for k, r in enumerate(s.skill_row):
+            if r >= 0:
+                one(kb + k * kw)
+                one(kb + k * kw + 1 + r)
+            elif ph == 1 and R.learnable(s, k):
+                one(kb + k * kw + 1 + len(OPERATE))
+        # Dice.
+        db, dw = o["dice"], self.die_w
+        for i, p in enumerate(s.dice):
+            if p >= 0:
+                one(db + i * dw)
+                if p:
+                    vals[db + i * dw + 1] = p / 6.0
+                if s.die_used[i]:
+                    one(db + i * dw + 2)
+        v[ones] = 1.0
+        if vals:
+            v[list(vals)] = list(vals.values())
+        return v

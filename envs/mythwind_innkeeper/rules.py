@@ -1,0 +1,1146 @@
+"""Mythwind: the Innkeeper rules engine: plain-data state, legal actions, and a step function.
+
+No gymnasium/pettingzoo here. The state is a dataclass of ints and lists that copies cheaply
+and turns into JSON and back; all randomness comes from the state's own seeded Generator.
+Rule passages are quoted in ``docs/rules/mythwind_innkeeper.md`` with the code and tests that
+implement them; comments here name the rule they implement.
+
+Hidden information: the draw bag, the weather deck and the shuffled part of the gossip deck are
+kept as *sorted* lists and every draw takes a random element with the state's Generator, so their
+contents are public (the journal makes them deducible) and only future draws are hidden: the
+Generator is the whole hidden state.
+"""
+
+from __future__ import annotations
+
+import copy
+from bisect import insort
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from mythzoo.envs.core.errors import IllegalActionError
+from mythzoo.envs.core.rng import make_rng, rng_from_json, rng_to_json
+from mythzoo.envs.mythwind_innkeeper.actions import GRID, NUM_SLOTS, OPERATE, build_action_table
+from mythzoo.envs.mythwind_innkeeper.components import (
+    BAR, CLOUDY, DOOR, DRINK, E_COINS, E_PARTY, E_RENOWN, FOOD, FURNITURE, KITCHEN, MUSIC, PLAY, SERVICES, SPRITE,
+    STAGE, TABLE, VILLAGER, WINDOW, C_COINS, C_DRAW, C_LOSE, C_RENOWN, CULTURED, FRONTIER, InnData,
+)
+
+# Operate rows (the order on the character tray, top to bottom).
+PAMPER, IMPROVE, SERVE, MINGLE, PARTY = range(5)
+# Worker slot of each row: sprite for the top two, any for the middle, villager for the bottom two.
+ANY_DIE = -1
+ROW_DIE = (SPRITE, SPRITE, ANY_DIE, VILLAGER, VILLAGER)
+ALIGNED_ROWS = {SPRITE: (PAMPER, IMPROVE, SERVE), VILLAGER: (SERVE, MINGLE, PARTY)}
+
+# Decision phases.
+(P_SETUP, P_TOWN, P_OPERATE, P_PAMPER_GUEST, P_PAMPER_SLOT, P_IMPROVE, P_BUY_SLOT, P_MOVE_DEST, P_SERVE, P_MINGLE,
+ P_PARTY, P_SKILL, P_SKILL_GUEST, P_FAVORITE_PICK, P_ENTERTAINER, P_WORKER, P_SEAT_GUEST, P_SEAT_SLOT, P_LOSE,
+ P_LATE, P_DAMAGE, P_OVER) = range(22)
+PHASE_NAMES = (
+    "setup", "town", "operate", "pamper_guest", "pamper_slot", "improve", "buy_slot", "move_dest", "serve", "mingle",
+    "party", "skill", "skill_guest", "favorite_pick", "entertainer", "worker", "seat_guest", "seat_slot", "lose",
+    "late_guest", "damage", "over",
+)
+# Guest locations (guest_loc); 0..24 = seated in that slot.
+G_SUPPLY, G_BAG, G_DRAWN, G_QUIET = -1, -2, -3, -4
+# Accommodation locations (acc_slot); 0..24 = in that slot.
+A_SUPPLY, A_SETUP = -1, -2
+# Damage categories (end of season).
+D_ANY, D_FURNITURE, D_SERVICE = range(3)
+# Skill ids (data order is checked on load).
+(SK_MUSICAL_EAR, SK_WAXED_FURNITURE, SK_RUMORMONGER, SK_QUARTERMASTER, SK_WAITING_LIST, SK_ENTERTAINER, SK_PATRON,
+ SK_WORKER_ENCOURAGEMENT, SK_FAVORITE, SK_CHARMING) = range(10)
+
+OUTER = tuple(r in (0, GRID - 1) or c in (0, GRID - 1) for r in range(GRID) for c in range(GRID))
+ADJ = tuple(
+    tuple((r + dr) * GRID + c + dc for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)) if 0 <= r + dr < GRID and 0 <= c + dc < GRID)
+    for r in range(GRID) for c in range(GRID)
+)
+# Adjacent or diagonal, and the slot itself (a guest seated ON a styled accommodation is next to it: assumption).
+NEAR = tuple(
+    tuple((r + dr) * GRID + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if 0 <= r + dr < GRID and 0 <= c + dc < GRID)
+    for r in range(GRID) for c in range(GRID)
+)
+SUPPORT = {DRINK: KITCHEN, FOOD: KITCHEN, MUSIC: STAGE, PLAY: STAGE}
+DEPENDENTS = {KITCHEN: (DRINK, FOOD), STAGE: (MUSIC, PLAY)}
+MAX_PARTY_COINS = 3
+
+
+@dataclass
+class State:
+    """The whole campaign as plain data (see ``docs/rules/mythwind_innkeeper.md``, "State")."""
+
+    rng: np.random.Generator
+    phase: int
+    coins: int
+    renown: int  # slot on the renown track (0 = leftmost)
+    season: int  # 0-based
+    day: int  # 0-based day within the season
+    turn: int  # days completed
+    slot_acc: list[int]  # slot -> accommodation token, -1 empty
+    slot_dmg: list[int]  # slot -> 1 if its accommodation is damaged (face down)
+    slot_guest: list[int]  # slot -> seated guest, -1 none
+    slot_back: list[int]  # slot -> 1 if its guest is back facing (pampered)
+    acc_slot: list[int]  # token -> slot, A_SUPPLY or A_SETUP
+    setup: list[int]  # starting accommodations still to place (Setup)
+    guest_loc: list[int]  # guest -> G_* or slot
+    bag: list[int]  # sorted guest ids in the draw bag
+    drawn: list[int]  # drawn, unseated guests in draw order
+    quiet: list[int]  # unseated because their accommodation was lost (no complaints)
+    hand: list[int]  # sorted gossip cards in hand
+    served: list[int]  # gossip cards face up near the inn today
+    adventure: list[int]  # gossip cards mingled into the adventure deck (resolve at the next dawn)
+    gdeck: list[int]  # sorted shuffled part of the gossip deck (drawn first)
+    gbottom: list[int]  # known cards at the bottom of the gossip deck, top first
+    wdeck: list[int]  # sorted weather cards left this season
+    weather: int = -1  # today's weather card
+    prev_wtype: int = -1  # weather type of the previous day (streaks)
+    streak: int = 0  # consecutive days of today's weather type, today included
+    party_coins: int = 0
+    party_type: int = -1  # furniture type marked by the party token, -1 none
+    party_slot: int = -1  # where the token was placed (display only)
+    skill_row: list[int] = field(default_factory=list)  # skill -> row of its slot, -1 not gained
+    dice: list[int] = field(default_factory=list)  # die -> pips, -1 at the tower (not hired)
+    die_used: list[int] = field(default_factory=list)  # die -> placed on a worker action today
+    worker_used: list[int] = field(default_factory=list)  # row -> its worker action slot is taken today
+    improve_used: list[int] = field(default_factory=list)  # purchase, move, sell done in this Improve
+    row: int = -1  # the character's Operate row today
+    ctx: int = 0  # who performs the action in progress: 0 character, 1 worker, 2 Entertainer
+    sel: int = -1  # the guest / token / slot chosen in the previous step
+    skill_active: int = -1
+    skill_left: int = 0
+    cq: list[int] = field(default_factory=list)  # guests whose complaints are being resolved (front first)
+    cpos: int = 0  # next complaint of cq[0]
+    lose_type: int = -1
+    dmg: list[int] = field(default_factory=list)  # damage still to assign (D_* categories)
+    rolls: list[int] = field(default_factory=lambda: [-1, -1])  # last upkeep rolls (villager, sprite)
+    last_seated: int = 0
+    last_unseated: int = 0
+    earned: int = 0  # coins gained over the campaign (never decreases)
+    over: int = 0
+    legal: list[int] | None = field(default=None, compare=False, repr=False)
+
+
+DERIVED_FIELDS = ("legal",)
+STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "rng" and f.name not in DERIVED_FIELDS)
+
+
+class MythwindInnkeeperRules:
+    """Static tables for one data file and campaign length; every method takes the state it works on."""
+
+    num_players = 1
+
+    def __deepcopy__(self, memo: dict) -> "MythwindInnkeeperRules":
+        """Static tables, never mutated: a deep copy of an env shares them."""
+        return self
+
+    def __init__(self, data: InnData, days_per_season: int = 6, seasons: int = 4, auto: bool = True):
+        for name, v in (("days_per_season", days_per_season), ("seasons", seasons)):
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 100:
+                raise ValueError(f"{name} must be an int in 1..100, got {v!r}")
+        self.data = data
+        self.auto = auto  # take a decision with a single legal action automatically (scripted tests turn it off)
+        self.days_per_season = days_per_season
+        self.num_seasons = seasons
+        self.table = build_action_table(data)
+        o = self.table.offset
+        self.A_PASS, self.A_HIRE, self.A_LEARN, self.A_OPER = o("town_pass"), o("hire"), o("learn"), o("operate")
+        self.A_GUEST, self.A_SLOT, self.A_BUY, self.A_MOVE = o("guest"), o("slot"), o("buy"), o("move")
+        self.A_SELL, self.A_REPAIR, self.A_GOSSIP, self.A_SKILL = o("sell"), o("repair"), o("gossip"), o("skill")
+        self.A_ECOIN, self.A_EPARTY, self.A_WORKER, self.A_DONE = o("entertainer_coin"), o("entertainer_party"), o("worker"), o("done")
+        self.num_actions = self.table.n
+        d = data
+        self.NG, self.NA, self.NC, self.NK = len(d.guests), len(d.accommodations), len(d.gossip), len(d.skills)
+        self.ND, self.NW, self.slots = len(d.dice_types), len(d.weather), d.skill_slots
+        self.acc_type = [a.type for a in d.accommodations]
+        self.acc_cost = [a.cost for a in d.accommodations]
+        self.acc_style = [a.style for a in d.accommodations]
+        self.acc_req = [a.renown for a in d.accommodations]
+        self.levels = d.renown_levels
+        self.track_len = len(d.renown_levels)
+        self.gfurn = [g.furniture for g in d.guests]
+        self.gserv = [g.services for g in d.guests]
+        self.gstyle = [g.style for g in d.guests]
+        self.glevel = [g.level for g in d.guests]
+        self.gcomp = [g.complaints for g in d.guests]
+        self.nonblank = [tuple(f for f in faces if f > 0) for faces in d.die_faces]
+
+    # ------------------------------------------------------------------ setup
+    def initial_state(self, seed: int | None) -> State:
+        """Setup: 10 coins, renown leftmost, 12 level I guests in the bag, gossip deck shuffled and
+        two cards drawn, the starting table, window and door to place (the player's choice)."""
+        d = self.data
+        s = State(
+            rng=make_rng(seed), phase=P_SETUP, coins=d.starting_coins, renown=0, season=0, day=0, turn=0,
+            slot_acc=[-1] * NUM_SLOTS, slot_dmg=[0] * NUM_SLOTS, slot_guest=[-1] * NUM_SLOTS, slot_back=[0] * NUM_SLOTS,
+            acc_slot=[A_SUPPLY] * self.NA, setup=list(d.starting_accommodations), guest_loc=[G_SUPPLY] * self.NG,
+            bag=[], drawn=[], quiet=[], hand=[], served=[], adventure=[], gdeck=list(range(self.NC)), gbottom=[],
+            wdeck=list(range(self.NW)),
+            skill_row=[-1] * self.NK, dice=[-1] * self.ND, die_used=[0] * self.ND, worker_used=[0] * len(OPERATE),
+            improve_used=[0, 0, 0],
+        )
+        for a in s.setup:
+            s.acc_slot[a] = A_SETUP
+        self._fill_bag(s)
+        for _ in range(d.starting_gossip):
+            self._draw_gossip(s)
+        self._settle(s)
+        return s
+
+    # ------------------------------------------------------------- queries
+    def legal_actions(self, s: State) -> list[int]:
+        """Sorted legal action ids (empty when the campaign is over)."""
+        if s.legal is None:
+            s.legal = self._compute_legal(s)
+        return s.legal
+
+    def current_player(self, s: State) -> int:
+        return -1 if s.over else 0
+
+    def is_over(self, s: State) -> bool:
+        return bool(s.over)
+
+    def turns_played(self, s: State) -> int:
+        """Days completed (the env's turn cap counts days)."""
+        return s.turn
+
+    def level(self, s: State) -> int:
+        """Renown level (1..3) of the renown marker's slot."""
+        return self.levels[s.renown]
+
+    def total_days(self) -> int:
+        return self.days_per_season * self.num_seasons
+
+    def style_counts(self, s: State) -> list[int]:
+        """Undamaged accommodations of each style in the inn plus style icons on served gossip cards."""
+        cnt = [0, 0, 0]
+        st, dmg = self.acc_style, s.slot_dmg
+        for d, a in enumerate(s.slot_acc):
+            if a >= 0 and not dmg[d] and st[a] >= 0:
+                cnt[st[a]] += 1
+        for c in s.served:
+            for x in self.data.gossip[c].styles:
+                cnt[x] += 1
+        return cnt
+
+    def embraced(self, s: State) -> list[bool]:
+        """Styles the inn has embraced: two or more undamaged accommodations (or gossip icons) of it."""
+        return [c >= 2 for c in self.style_counts(s)]
+
+    def services(self, s: State) -> list[bool]:
+        """Accommodation types (by index) available to fulfil service requests: undamaged in the inn or on a served gossip card."""
+        have = [False] * (len(FURNITURE) + len(SERVICES))
+        ty, dmg = self.acc_type, s.slot_dmg
+        for d, a in enumerate(s.slot_acc):
+            if a >= 0 and not dmg[d]:
+                have[ty[a]] = True
+        for c in s.served:
+            for t in self.data.gossip[c].accommodations:
+                have[t] = True
+        return have
+
+    def seat_slots(self, s: State, g: int, have: list[bool] | None = None, emb: list[bool] | None = None) -> list[int]:
+        """Slots where guest ``g`` can be seated satisfied: an empty slot with its furniture (undamaged),
+        every service present, and its style embraced with a styled accommodation adjacent or diagonal."""
+        if have is None:
+            have = self.services(s)
+        for t in self.gserv[g]:
+            if not have[t]:
+                return []
+        style = self.gstyle[g]
+        if style >= 0:
+            if emb is None:
+                emb = self.embraced(s)
+            if not emb[style]:
+                return []
+        f, ty, acc, dmg, gst = self.gfurn[g], self.acc_type, s.slot_acc, s.slot_dmg, s.slot_guest
+        out = []
+        for d in range(NUM_SLOTS):
+            a = acc[d]
+            if a >= 0 and ty[a] == f and not dmg[d] and gst[d] < 0:
+                if style >= 0 and not self._near_style(s, d, style):
+                    continue
+                out.append(d)
+        return out
+
+    def _near_style(self, s: State, d: int, style: int) -> bool:
+        st, acc, dmg = self.acc_style, s.slot_acc, s.slot_dmg
+        for x in NEAR[d]:
+            a = acc[x]
+            if a >= 0 and not dmg[x] and st[a] == style:
+                return True
+        return False
+
+    def free_furniture(self, s: State) -> list[int]:
+        """Slots with an undamaged furniture token and no guest (Pamper)."""
+        nf, ty = len(FURNITURE), self.acc_type
+        return [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0 and ty[s.slot_acc[d]] < nf and not s.slot_dmg[d] and s.slot_guest[d] < 0]
+
+    def furniture_slots(self, s: State) -> list[int]:
+        """Slots with an undamaged furniture token (Party)."""
+        nf, ty = len(FURNITURE), self.acc_type
+        return [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0 and ty[s.slot_acc[d]] < nf and not s.slot_dmg[d]]
+
+    # --------------------------------------------------------- placement
+    def _supported(self, s: State, y: int, need: int, skip: int = -1, extra: int = -1) -> bool:
+        """Whether slot ``y`` has an orthogonally adjacent ``need`` token (ignoring slot ``skip``;
+        ``extra`` is a slot treated as holding one)."""
+        ty, acc = self.acc_type, s.slot_acc
+        for z in ADJ[y]:
+            if z == extra:
+                return True
+            if z != skip and acc[z] >= 0 and ty[acc[z]] == need:
+                return True
+        return False
+
+    def can_place(self, s: State, t: int, d: int, src: int = -1) -> bool:
+        """Can a token of type ``t`` go into slot ``d`` (moved from ``src``, or new when -1)?
+        Doors and windows: outer slots; drinks and food: next to a kitchen; music and plays: next
+        to a stage; and (assumption) a move may not take a kitchen or stage away from a token that
+        needs it."""
+        if s.slot_acc[d] >= 0 or d == src:
+            return False
+        if (t == DOOR or t == WINDOW) and not OUTER[d]:
+            return False
+        need = SUPPORT.get(t)
+        if need is not None and not self._supported(s, d, need, skip=src):
+            return False
+        if src >= 0 and t in DEPENDENTS:
+            deps, ty, acc = DEPENDENTS[t], self.acc_type, s.slot_acc
+            for y in ADJ[src]:
+                if acc[y] >= 0 and ty[acc[y]] in deps and not self._supported(s, y, t, skip=src, extra=d):
+                    return False
+        return True
+
+    def place_slots(self, s: State, t: int, src: int = -1) -> list[int]:
+        return [d for d in range(NUM_SLOTS) if self.can_place(s, t, d, src)]
+
+    def sell_ok(self, s: State, d: int) -> bool:
+        """An accommodation with no guest that no placement restriction depends on."""
+        a = s.slot_acc[d]
+        if a < 0 or s.slot_guest[d] >= 0:
+            return False
+        t = self.acc_type[a]
+        if t in DEPENDENTS:
+            deps, ty, acc = DEPENDENTS[t], self.acc_type, s.slot_acc
+            for y in ADJ[d]:
+                if acc[y] >= 0 and ty[acc[y]] in deps and not self._supported(s, y, t, skip=d):
+                    return False
+        return True
+
+    def placement_violations(self, s: State) -> list[str]:
+        """Every placement restriction broken by the grid (empty in every reachable state)."""
+        out = []
+        for d, a in enumerate(s.slot_acc):
+            if a < 0:
+                continue
+            t = self.acc_type[a]
+            if (t == DOOR or t == WINDOW) and not OUTER[d]:
+                out.append(f"{('window', 'door')[t == DOOR]} in inner slot {d}")
+            need = SUPPORT.get(t)
+            if need is not None and not self._supported(s, d, need):
+                out.append(f"accommodation type {t} in slot {d} has no adjacent type {need}")
+        return out
+
+    # ---------------------------------------------------------- legality
+    def operate_ok(self, s: State, r: int) -> bool:
+        if r == PAMPER:
+            return bool(s.drawn) and bool(self.free_furniture(s))
+        if r == IMPROVE or r == MINGLE:
+            return True
+        if r == SERVE:
+            return bool(s.hand)
+        return s.renown >= self.data.party_min_slot and bool(self.furniture_slots(s))
+
+    def skill_ok(self, s: State, k: int) -> bool:
+        if k in (SK_RUMORMONGER, SK_WAITING_LIST, SK_FAVORITE):
+            return bool(s.drawn)
+        if k == SK_ENTERTAINER:
+            return self.data.weather[s.weather].type == CLOUDY and (s.party_coins < self.level(s) or self.operate_ok(s, PARTY))
+        if k == SK_WORKER_ENCOURAGEMENT:
+            return s.coins >= self.data.encouragement_cost and any(p >= 0 for p in s.dice)
+        return True
+
+    def skill_in_row(self, s: State, r: int) -> int:
+        for k, row in enumerate(s.skill_row):
+            if row == r:
+                return k
+        return -1
+
+    def learnable(self, s: State, k: int) -> bool:
+        sk = self.data.skills[k]
+        return (s.skill_row[k] < 0 and s.coins >= sk.cost and s.season + 1 >= self.data.skill_unlock_season[sk.level - 1]
+                and sum(1 for r in s.skill_row if r >= 0) < self.slots)
+
+    def _compute_legal(self, s: State) -> list[int]:
+        if s.over:
+            return []
+        ph = s.phase
+        SL = self.A_SLOT
+        if ph == P_SETUP:
+            return [SL + d for d in self.place_slots(s, self.acc_type[s.setup[0]])]
+        if ph == P_TOWN:
+            acts = [self.A_PASS]
+            if s.coins >= self.data.hire_cost:
+                for t in (SPRITE, VILLAGER):
+                    if any(s.dice[d] < 0 and self.data.dice_types[d] == t for d in range(self.ND)):
+                        acts.append(self.A_HIRE + t)
+            for k in range(self.NK):
+                if self.learnable(s, k):
+                    acts.extend(self.A_LEARN + k * self.slots + r for r in range(self.slots))
+            return acts
+        if ph == P_OPERATE:
+            al = self.data.weather[s.weather].alignment
+            return [self.A_OPER + r for r in ALIGNED_ROWS[al] if self.operate_ok(s, r)]
+        if ph == P_PAMPER_GUEST or ph == P_SKILL_GUEST:
+            acts = sorted(self.A_GUEST + g for g in s.drawn)
+            if ph == P_SKILL_GUEST and s.skill_active == SK_WAITING_LIST and s.skill_left == 1:
+                acts.append(self.A_DONE)
+            return acts
+        if ph == P_PAMPER_SLOT:
+            return [SL + d for d in self.free_furniture(s)]
+        if ph == P_IMPROVE:
+            return self._improve_legal(s)
+        if ph == P_BUY_SLOT:
+            return [SL + d for d in self.place_slots(s, self.acc_type[s.sel])]
+        if ph == P_MOVE_DEST:
+            return [SL + d for d in self.place_slots(s, self.acc_type[s.slot_acc[s.sel]], s.sel)]
+        if ph == P_SERVE or ph == P_MINGLE:
+            return [self.A_GOSSIP + c for c in s.hand]
+        if ph == P_PARTY:
+            return [SL + d for d in self.furniture_slots(s)]
+        if ph == P_SKILL:
+            return [self.A_SKILL, self.A_DONE]
+        if ph == P_FAVORITE_PICK:
+            return [self.A_GUEST + g for g in s.bag]
+        if ph == P_ENTERTAINER:
+            acts = []
+            if s.party_coins < self.level(s):
+                acts.append(self.A_ECOIN)
+            if self.operate_ok(s, PARTY):
+                acts.append(self.A_EPARTY)
+            return acts
+        if ph == P_WORKER:
+            acts = []
+            ok = [self.operate_ok(s, r) for r in range(len(OPERATE))]
+            for d, t in enumerate(self.data.dice_types):
+                if s.dice[d] >= 1 and not s.die_used[d]:
+                    for r in range(len(OPERATE)):
+                        if not s.worker_used[r] and ROW_DIE[r] in (ANY_DIE, t) and ok[r]:
+                            acts.append(self.A_WORKER + d * len(OPERATE) + r)
+            acts.append(self.A_DONE)
+            return acts
+        if ph == P_SEAT_GUEST:
+            have, emb = self.services(s), self.embraced(s)
+            acts = sorted(self.A_GUEST + g for g in s.drawn if self.seat_slots(s, g, have, emb))
+            acts.append(self.A_DONE)
+            return acts
+        if ph == P_SEAT_SLOT:
+            return [SL + d for d in self.seat_slots(s, s.sel)]
+        if ph == P_LATE:
+            return [SL + d for d in self.seat_slots(s, s.sel)] + [self.A_DONE]
+        if ph == P_LOSE:
+            return [SL + d for d in self._lose_slots(s, s.lose_type)]
+        if ph == P_DAMAGE:
+            return [SL + d for d in self._damage_slots(s, s.dmg[0])]
+        raise AssertionError(f"unknown phase {ph}")
+
+    def _improve_legal(self, s: State) -> list[int]:
+        acts = []
+        lvl, coins, ty = self.level(s), s.coins, self.acc_type
+        if not s.improve_used[0]:
+            placeable: dict[int, bool] = {}
+            for a in range(self.NA):
+                if s.acc_slot[a] == A_SUPPLY and self.acc_req[a] <= lvl and self.acc_cost[a] <= coins:
+                    t = ty[a]
+                    if t not in placeable:
+                        placeable[t] = any(self.can_place(s, t, d) for d in range(NUM_SLOTS))
+                    if placeable[t]:
+                        acts.append(self.A_BUY + a)
+        occupied = [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0]
+        if not s.improve_used[1]:
+            for d in occupied:
+                if s.slot_guest[d] < 0:
+                    t = ty[s.slot_acc[d]]
+                    if any(self.can_place(s, t, x, d) for x in range(NUM_SLOTS)):
+                        acts.append(self.A_MOVE + d)
+        if not s.improve_used[2]:
+            acts.extend(self.A_SELL + d for d in occupied if self.sell_ok(s, d))
+        for d in occupied:
+            if s.slot_dmg[d] and coins >= (self.acc_cost[s.slot_acc[d]] + 1) // 2:
+                acts.append(self.A_REPAIR + d)
+        acts.append(self.A_DONE)
+        return acts
+
+    def _lose_slots(self, s: State, t: int) -> list[int]:
+        ty = self.acc_type
+        return [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0 and ty[s.slot_acc[d]] == t]
+
+    def _damage_slots(self, s: State, cat: int) -> list[int]:
+        nf, ty = len(FURNITURE), self.acc_type
+        out = []
+        for d in range(NUM_SLOTS):
+            a = s.slot_acc[d]
+            if a >= 0 and not s.slot_dmg[d]:
+                if cat == D_ANY or (cat == D_FURNITURE) == (ty[a] < nf):
+                    out.append(d)
+        return out
+
+    # -------------------------------------------------------------- apply
+    def apply(self, s: State, action: int, checked: bool = False) -> None:
+        """Apply ``action`` in place; ``IllegalActionError`` (state unchanged) unless it is legal."""
+        if not checked and action not in self.legal_actions(s):
+            raise IllegalActionError(self._illegal_message(s, action))
+        self._do(s, int(action))
+        self._settle(s)
+
+    def _illegal_message(self, s: State, action: Any) -> str:
+        if s.over:
+            return f"the campaign is over; action {action!r} is not legal"
+        try:
+            label = self.table.label(int(action))
+        except (ValueError, TypeError):
+            label = "out of range"
+        return f"action {action!r} ({label}) is not legal in phase {PHASE_NAMES[s.phase]}; legal: {self.legal_actions(s)}"
+
+    def _settle(self, s: State) -> None:
+        """Recompute the legal actions; a decision with a single legal action is taken automatically."""
+        while True:
+            s.legal = self._compute_legal(s)
+            if len(s.legal) != 1 or s.over or not self.auto:
+                return
+            self._do(s, s.legal[0])
+
+    def _do(self, s: State, a: int) -> None:
+        ph = s.phase
+        name, arg = self.table.decode(a)
+        if ph == P_SETUP:
+            t = s.setup.pop(0)
+            self._put(s, t, arg)
+            if not s.setup:
+                self._dawn(s)
+        elif ph == P_TOWN:
+            if name == "hire":
+                self._hire(s, arg)
+            elif name == "learn":
+                self._learn(s, arg // self.slots, arg % self.slots)
+            s.phase = P_OPERATE
+        elif ph == P_OPERATE:
+            s.row, s.ctx = arg, 0
+            self._begin_operate(s, arg)
+        elif ph == P_PAMPER_GUEST:
+            s.sel = arg
+            s.phase = P_PAMPER_SLOT
+        elif ph == P_PAMPER_SLOT:
+            # Pamper: seat back facing on any furniture, ignoring requests; 1 coin; renown -1 if able.
+            self._seat(s, s.sel, arg, back=1)
+            self._gain(s, 1)
+            s.renown = max(0, s.renown - 1)
+            s.sel = -1
+            self._after_operate(s)
+        elif ph == P_IMPROVE:
+            self._improve(s, name, arg)
+        elif ph == P_BUY_SLOT:
+            s.coins -= self.acc_cost[s.sel]
+            self._put(s, s.sel, arg)
+            s.sel = -1
+            s.phase = P_IMPROVE
+        elif ph == P_MOVE_DEST:
+            src = s.sel
+            t = s.slot_acc[src]
+            dmg = s.slot_dmg[src]
+            s.slot_acc[src], s.slot_dmg[src] = -1, 0
+            s.slot_acc[arg], s.slot_dmg[arg] = t, dmg
+            s.acc_slot[t] = arg
+            if s.party_slot == src:
+                s.party_slot = arg
+            s.sel = -1
+            s.phase = P_IMPROVE
+        elif ph == P_SERVE:
+            s.hand.remove(arg)
+            s.served.append(arg)
+            self._after_operate(s)
+        elif ph == P_MINGLE:
+            s.hand.remove(arg)
+            s.adventure.append(arg)
+            self._mingle_draw(s)
+            self._after_operate(s)
+        elif ph == P_PARTY:
+            # Party: renown -2, the party token on one furniture accommodation.
+            s.renown = max(0, s.renown - 2)
+            s.party_type = self.acc_type[s.slot_acc[arg]]
+            s.party_slot = arg
+            self._after_operate(s)
+        elif ph == P_SKILL:
+            if name == "done":
+                s.phase = P_WORKER
+            else:
+                self._resolve_skill(s, self.skill_in_row(s, s.row))
+        elif ph == P_SKILL_GUEST:
+            if name == "done":
+                self._end_skill(s)
+                return
+            self._to_bag(s, arg)
+            s.skill_left -= 1
+            if s.skill_active == SK_FAVORITE:
+                s.phase = P_FAVORITE_PICK
+            elif s.skill_left <= 0 or not s.drawn:
+                self._end_skill(s)
+        elif ph == P_FAVORITE_PICK:
+            s.bag.remove(arg)
+            s.guest_loc[arg] = G_DRAWN
+            s.drawn.append(arg)
+            self._end_skill(s)
+        elif ph == P_ENTERTAINER:
+            s.skill_active = -1
+            if name == "entertainer_coin":
+                s.party_coins += 1
+                s.phase = P_WORKER
+            else:
+                s.ctx = 2
+                s.phase = P_PARTY
+        elif ph == P_WORKER:
+            if name == "done":
+                self._start_dusk(s)
+            else:
+                d, r = divmod(arg, len(OPERATE))
+                s.dice[d] -= 1
+                s.die_used[d] = 1
+                s.worker_used[r] = 1
+                s.ctx = 1
+                self._begin_operate(s, r)
+        elif ph == P_SEAT_GUEST:
+            if name == "done":
+                self._host(s)
+            else:
+                s.sel = arg
+                s.phase = P_SEAT_SLOT
+        elif ph == P_SEAT_SLOT:
+            self._seat(s, s.sel, arg, back=0)
+            s.sel = -1
+            s.phase = P_SEAT_GUEST
+        elif ph == P_LOSE:
+            self._remove_acc(s, arg)
+            s.lose_type = -1
+            self._run_complaints(s)
+        elif ph == P_LATE:
+            g = s.sel
+            s.sel = -1
+            if name == "done":
+                s.cq.append(g)
+            else:
+                self._seat(s, g, arg, back=0)
+                self._gain(s, 1)
+            self._run_complaints(s)
+        elif ph == P_DAMAGE:
+            s.slot_dmg[arg] = 1
+            s.dmg.pop(0)
+            self._next_damage(s)
+        else:  # pragma: no cover
+            raise AssertionError(f"no decision in phase {ph}")
+
+    # ------------------------------------------------------------ helpers
+    def _gain(self, s: State, n: int) -> None:
+        s.coins += n
+        s.earned += n
+
+    def _put(self, s: State, a: int, d: int) -> None:
+        s.slot_acc[d] = a
+        s.slot_dmg[d] = 0
+        s.acc_slot[a] = d
+
+    def _seat(self, s: State, g: int, d: int, back: int) -> None:
+        s.drawn.remove(g)
+        s.guest_loc[g] = d
+        s.slot_guest[d] = g
+        s.slot_back[d] = back
+
+    def _to_bag(self, s: State, g: int) -> None:
+        if s.guest_loc[g] == G_DRAWN:
+            s.drawn.remove(g)
+        s.guest_loc[g] = G_BAG
+        insort(s.bag, g)
+
+    def _draw_guest(self, s: State) -> int:
+        g = s.bag.pop(int(s.rng.integers(len(s.bag))))
+        s.guest_loc[g] = G_DRAWN
+        s.drawn.append(g)
+        return g
+
+    def _draw_gossip(self, s: State) -> None:
+        if s.gdeck:
+            c = s.gdeck.pop(int(s.rng.integers(len(s.gdeck))))
+        elif s.gbottom:
+            c = s.gbottom.pop(0)
+        else:
+            return
+        insort(s.hand, c)
+
+    def _mingle_draw(self, s: State) -> None:
+        """Mingle: draw as many gossip cards as the renown level (fewer if the deck runs out)."""
+        for _ in range(self.level(s)):
+            self._draw_gossip(s)
+
+    def _renown_up(self, s: State) -> None:
+        """Renown +1, but never into level III while the inn has embraced no style."""
+        new = s.renown + 1
+        if new >= self.track_len:
+            return
+        if self.levels[new] == 3 and self.levels[s.renown] < 3 and not any(self.embraced(s)):
+            return
+        s.renown = new
+
+    def _fill_bag(self, s: State) -> None:
+        """Update Draw Bag: every guest to the supply, then the renown level's guests into the bag."""
+        counts = self.data.bag_by_level[self.level(s) - 1]
+        s.bag = []
+        for g in range(self.NG):
+            s.guest_loc[g] = G_SUPPLY
+        taken = [0, 0, 0]
+        for g in range(self.NG):
+            lv = self.glevel[g] - 1
+            if taken[lv] < counts[lv]:
+                taken[lv] += 1
+                s.guest_loc[g] = G_BAG
+                s.bag.append(g)
+
+    def _hire(self, s: State, t: int) -> None:
+        d = next(d for d in range(self.ND) if s.dice[d] < 0 and self.data.dice_types[d] == t)
+        s.coins -= self.data.hire_cost
+        faces = self.nonblank[t]
+        s.dice[d] = faces[int(s.rng.integers(len(faces)))]  # blank results are rerolled
+        s.die_used[d] = 0
+
+    def _learn(self, s: State, k: int, r: int) -> None:
+        s.coins -= self.data.skills[k].cost
+        j = self.skill_in_row(s, r)
+        if j >= 0:  # rearranging: the skill in that slot moves to the first free slot
+            used = set(x for x in s.skill_row if x >= 0)
+            s.skill_row[j] = next(x for x in range(self.slots) if x not in used)
+        s.skill_row[k] = r
+
+    def _begin_operate(self, s: State, r: int) -> None:
+        if r == PAMPER:
+            s.phase = P_PAMPER_GUEST
+        elif r == IMPROVE:
+            s.improve_used = [0, 0, 0]
+            s.phase = P_IMPROVE
+        elif r == SERVE:
+            s.phase = P_SERVE
+        elif r == MINGLE:
+            if s.hand:
+                s.phase = P_MINGLE
+            else:
+                self._mingle_draw(s)
+                self._after_operate(s)
+        else:
+            s.phase = P_PARTY
+
+    def _after_operate(self, s: State) -> None:
+        if s.ctx == 0:
+            k = self.skill_in_row(s, s.row)
+            if k >= 0 and self.skill_ok(s, k):
+                s.phase = P_SKILL
+                return
+        s.ctx = 0
+        s.phase = P_WORKER
+
+    def _improve(self, s: State, name: str, arg: int) -> None:
+        if name == "done":
+            s.improve_used = [0, 0, 0]
+            self._after_operate(s)
+        elif name == "buy":
+            s.improve_used[0] = 1
+            s.sel = arg
+            s.phase = P_BUY_SLOT
+        elif name == "move":
+            s.improve_used[1] = 1
+            s.sel = arg
+            s.phase = P_MOVE_DEST
+        elif name == "sell":
+            s.improve_used[2] = 1
+            a = s.slot_acc[arg]
+            self._remove_acc(s, arg)
+            self._gain(s, self.acc_cost[a] // 2)
+        elif name == "repair":
+            s.coins -= (self.acc_cost[s.slot_acc[arg]] + 1) // 2
+            s.slot_dmg[arg] = 0
+
+    def _remove_acc(self, s: State, d: int) -> None:
+        """Return the token in slot ``d`` to the supply; a guest there becomes unseated without
+        complaints; drinks/food (music/plays) left with no adjacent kitchen (stage) go too."""
+        a = s.slot_acc[d]
+        s.acc_slot[a] = A_SUPPLY
+        s.slot_acc[d] = -1
+        s.slot_dmg[d] = 0
+        if s.party_slot == d:
+            s.party_slot = -1
+        g = s.slot_guest[d]
+        if g >= 0:
+            s.slot_guest[d] = -1
+            s.slot_back[d] = 0
+            s.guest_loc[g] = G_QUIET
+            s.quiet.append(g)
+        t = self.acc_type[a]
+        deps = DEPENDENTS.get(t)
+        if deps:
+            for y in ADJ[d]:
+                b = s.slot_acc[y]
+                if b >= 0 and self.acc_type[b] in deps and not self._supported(s, y, t):
+                    self._remove_acc(s, y)
+
+    def _resolve_skill(self, s: State, k: int) -> None:
+        ty, st = self.acc_type, self.acc_style
+
+        def count(pred) -> int:
+            return sum(1 for d, a in enumerate(s.slot_acc) if a >= 0 and not s.slot_dmg[d] and pred(a))
+
+        s.skill_active = k
+        if k == SK_MUSICAL_EAR:
+            self._gain(s, count(lambda a: ty[a] == BAR))
+        elif k == SK_WAXED_FURNITURE:
+            self._gain(s, count(lambda a: ty[a] == TABLE))
+        elif k == SK_QUARTERMASTER:
+            self._gain(s, count(lambda a: ty[a] == DOOR))
+        elif k == SK_PATRON:
+            self._gain(s, 2 * count(lambda a: st[a] == CULTURED))
+        elif k == SK_CHARMING:
+            self._gain(s, 3 * count(lambda a: st[a] == FRONTIER))
+        elif k == SK_WORKER_ENCOURAGEMENT:
+            s.coins -= self.data.encouragement_cost
+            for d in range(self.ND):
+                if s.dice[d] >= 0:
+                    s.dice[d] = min(self.data.max_pips, s.dice[d] + 1)
+        elif k in (SK_RUMORMONGER, SK_WAITING_LIST, SK_FAVORITE):
+            s.skill_left = 2 if k == SK_WAITING_LIST else 1
+            s.phase = P_SKILL_GUEST
+            return
+        elif k == SK_ENTERTAINER:
+            s.phase = P_ENTERTAINER
+            return
+        self._end_skill(s)
+
+    def _end_skill(self, s: State) -> None:
+        s.skill_active = -1
+        s.skill_left = 0
+        s.phase = P_WORKER
+
+    # ------------------------------------------------------------- phases
+    def _dawn(self, s: State) -> None:
+        """Dawn: mingled gossip cards resolve, weather, season effect, party preparations, welcome guests."""
+        d = self.data
+        for c in s.adventure:  # the town draws them from the adventure deck (solo assumption)
+            kind, amount = d.gossip[c].effect
+            if kind == E_COINS:
+                self._gain(s, amount)
+            elif kind == E_RENOWN:
+                for _ in range(amount):
+                    self._renown_up(s)
+            elif kind == E_PARTY:
+                for _ in range(amount):
+                    if s.party_coins < self.level(s):
+                        s.party_coins += 1
+            s.gbottom.append(c)
+        s.adventure = []
+        if not s.wdeck:
+            s.wdeck = list(range(self.NW))
+        w = s.wdeck.pop(int(s.rng.integers(len(s.wdeck))))
+        s.weather = w
+        card = d.weather[w]
+        s.streak = s.streak + 1 if card.type == s.prev_wtype else 1
+        s.prev_wtype = card.type
+        season = d.seasons[s.season % len(d.seasons)]
+        if (card.event or card.type in season.event_weather) and s.party_coins < self.level(s):
+            s.party_coins += 1
+        n = d.renown_guests[s.renown] + d.weather_modifier[card.type] * s.streak + season.guest_modifier
+        n = max(0, min(n, len(s.bag)))
+        for _ in range(n):
+            self._draw_guest(s)
+        s.row, s.ctx, s.sel = -1, 0, -1
+        s.worker_used = [0] * len(OPERATE)
+        s.improve_used = [0, 0, 0]
+        s.phase = P_TOWN
+
+    def _start_dusk(self, s: State) -> None:
+        """Return Workers: dice come back to the well; a die with no pips left goes back to the tower."""
+        for d in range(self.ND):
+            s.die_used[d] = 0
+            if s.dice[d] == 0:
+                s.dice[d] = -1
+        s.ctx, s.row = 0, -1
+        s.phase = P_SEAT_GUEST
+
+    def _host(self, s: State) -> None:
+        """Seating done: 1 coin per front-facing guest plus the party bonus, then complaints."""
+        front = bonus = 0
+        pt, ty = s.party_type, self.acc_type
+        for d in range(NUM_SLOTS):
+            if s.slot_guest[d] >= 0:
+                if not s.slot_back[d]:
+                    front += 1
+                if pt >= 0 and ty[s.slot_acc[d]] == pt:
+                    bonus += s.party_coins
+        self._gain(s, front + bonus)
+        if pt >= 0:
+            s.party_type = s.party_slot = -1
+            if self.level(s) >= s.party_coins:
+                s.party_coins = 0
+        s.cq = list(s.drawn)
+        s.cpos = 0
+        self._run_complaints(s)
+
+    def _run_complaints(self, s: State) -> None:
+        while s.cq:
+            g = s.cq[0]
+            comps = self.gcomp[g]
+            while s.cpos < len(comps):
+                kind, arg = comps[s.cpos]
+                s.cpos += 1
+                if kind == C_COINS:
+                    s.coins = max(0, s.coins - arg)
+                elif kind == C_RENOWN:
+                    s.renown = max(0, s.renown - arg)
+                elif kind == C_LOSE:
+                    if self._lose_slots(s, arg):
+                        s.lose_type = arg
+                        s.phase = P_LOSE
+                        return
+                elif kind == C_DRAW:
+                    for _ in range(arg):
+                        if not s.bag:
+                            break
+                        g2 = self._draw_guest(s)
+                        if self.seat_slots(s, g2):
+                            s.sel = g2
+                            s.phase = P_LATE
+                            return
+                        s.cq.append(g2)
+            s.cq.pop(0)
+            s.cpos = 0
+        self._end_dusk(s)
+
+    def _end_dusk(self, s: State) -> None:
+        """Guest satisfaction, guests back to the bag, served gossip reshuffled, next day or season."""
+        seated = sum(1 for g in s.slot_guest if g >= 0)
+        unseated = len(s.drawn) + len(s.quiet)
+        s.last_seated, s.last_unseated = seated, unseated
+        if seated > unseated:
+            self._renown_up(s)
+        else:
+            s.renown = max(0, s.renown - 1)
+        for d in range(NUM_SLOTS):
+            g = s.slot_guest[d]
+            if g >= 0:
+                s.slot_guest[d] = -1
+                s.slot_back[d] = 0
+                s.guest_loc[g] = G_BAG
+                s.bag.append(g)
+        for g in s.drawn + s.quiet:
+            s.guest_loc[g] = G_BAG
+            s.bag.append(g)
+        s.bag.sort()
+        s.drawn, s.quiet, s.cq, s.cpos = [], [], [], 0
+        if s.served:  # served cards are shuffled back into the gossip deck (with the known bottom cards)
+            s.gdeck = sorted(s.gdeck + s.gbottom + s.served)
+            s.gbottom, s.served = [], []
+        s.turn += 1
+        s.day += 1
+        if s.day < self.days_per_season:
+            self._dawn(s)
+            return
+        if s.season + 1 >= self.num_seasons:
+            s.over = 1
+            s.phase = P_OVER
+            return
+        self._upkeep(s)
+
+    def _upkeep(self, s: State) -> None:
+        """End of season: discard damaged accommodations, then damage (one of choice + the dice's)."""
+        for d in range(NUM_SLOTS):
+            if s.slot_acc[d] >= 0 and s.slot_dmg[d]:
+                self._remove_acc(s, d)
+        dmg = [D_ANY]
+        lv = self.level(s)
+        faces = self.data.die_faces
+        s.rolls = [-1, -1]
+        if lv >= 2:
+            v = faces[VILLAGER][int(s.rng.integers(len(faces[VILLAGER])))]
+            s.rolls[0] = v
+            if lv == 2:
+                dmg += [D_ANY] * v
+            else:
+                p = faces[SPRITE][int(s.rng.integers(len(faces[SPRITE])))]
+                s.rolls[1] = p
+                dmg += [D_FURNITURE] * v + [D_SERVICE] * p
+        s.dmg = dmg
+        self._next_damage(s)
+
+    def _next_damage(self, s: State) -> None:
+        while s.dmg:
+            if self._damage_slots(s, s.dmg[0]):
+                s.phase = P_DAMAGE
+                return
+            s.dmg.pop(0)
+        # Update Draw Bag, Discard Party Action Coins, Reset Weather Deck, next season.
+        self._fill_bag(s)
+        s.party_coins = 0
+        s.season += 1
+        s.day = 0
+        s.wdeck = list(range(self.NW))
+        self._dawn(s)
+
+    # ------------------------------------------------------- serialization
+    def to_json(self, s: State) -> dict[str, Any]:
+        """The whole state as JSON-ready data (RNG included)."""
+        d = {name: copy.deepcopy(getattr(s, name)) for name in STATE_FIELDS}
+        d["rng"] = rng_to_json(s.rng)
+        return d
+
+    def from_json(self, d: Any) -> State:
+        """Validate and rebuild a state; raises ValueError naming the first inconsistency."""
+        if not isinstance(d, dict):
+            raise ValueError("game state must be a dict")
+        missing = [k for k in (*STATE_FIELDS, "rng") if k not in d]
+        if missing:
+            raise ValueError(f"game state is missing fields: {missing}")
+        extra = [k for k in d if k not in STATE_FIELDS and k != "rng"]
+        if extra:
+            raise ValueError(f"game state has unknown fields: {extra}")
+        kw = {name: copy.deepcopy(d[name]) for name in STATE_FIELDS}
+        kw["rng"] = rng_from_json(d["rng"])
+        s = State(**kw)
+        self.validate(s)
+        s.legal = self._compute_legal(s)
+        if not s.over and not s.legal:
+            raise ValueError("invalid game state: no legal action but the campaign is not over")
+        return s
+
+    def validate(self, s: State) -> None:
+        """Check every invariant: types, ranges, each guest/token/card in exactly one place, the
+        grid's placement restrictions, coins never negative, renown on its track."""
+
+        def req(cond: bool, msg: str) -> None:
+            if not cond:
+                raise ValueError(f"invalid game state: {msg}")
+
+        def is_int(x: Any) -> bool:
+            return isinstance(x, int) and not isinstance(x, bool)
+
+        def ints(v: Any, length: int | None, lo: int, hi: int, name: str) -> None:
+            req(isinstance(v, list), f"{name} must be a list")
+            if length is not None:
+                req(len(v) == length, f"{name} must have length {length}, has {len(v)}")
+            req(all(is_int(x) and lo <= x <= hi for x in v), f"{name} entries must be ints in [{lo}, {hi}]")
+
+        NG, NA, NC = self.NG, self.NA, self.NC
+        for name, lo, hi in (
+            ("phase", 0, P_OVER), ("coins", 0, 10**9), ("renown", 0, self.track_len - 1), ("season", 0, self.num_seasons - 1),
+            ("day", 0, self.days_per_season), ("turn", 0, self.total_days()), ("weather", -1, self.NW - 1),
+            ("prev_wtype", -1, 2), ("streak", 0, 10**6), ("party_coins", 0, MAX_PARTY_COINS), ("party_type", -1, len(FURNITURE) - 1),
+            ("party_slot", -1, NUM_SLOTS - 1), ("row", -1, len(OPERATE) - 1), ("ctx", 0, 2), ("sel", -1, max(NG, NA, NUM_SLOTS) - 1),
+            ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("cpos", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
+            ("last_seated", 0, NUM_SLOTS), ("last_unseated", 0, NG), ("earned", 0, 10**9), ("over", 0, 1),
+        ):
+            ints([getattr(s, name)], 1, lo, hi, name)
+        req(isinstance(s.rng, np.random.Generator), "rng must be a numpy Generator")
+        ints(s.slot_acc, NUM_SLOTS, -1, NA - 1, "slot_acc")
+        ints(s.slot_dmg, NUM_SLOTS, 0, 1, "slot_dmg")
+        ints(s.slot_guest, NUM_SLOTS, -1, NG - 1, "slot_guest")
+        ints(s.slot_back, NUM_SLOTS, 0, 1, "slot_back")
+        ints(s.acc_slot, NA, -2, NUM_SLOTS - 1, "acc_slot")
+        ints(s.setup, None, 0, NA - 1, "setup")
+        ints(s.guest_loc, NG, -4, NUM_SLOTS - 1, "guest_loc")
+        for name in ("bag", "drawn", "quiet", "cq"):
+            ints(getattr(s, name), None, 0, NG - 1, name)
+        for name in ("hand", "served", "adventure", "gdeck", "gbottom"):
+            ints(getattr(s, name), None, 0, NC - 1, name)
+        ints(s.wdeck, None, 0, self.NW - 1, "wdeck")
+        ints(s.skill_row, self.NK, -1, self.slots - 1, "skill_row")
+        ints(s.dice, self.ND, -1, self.data.max_pips, "dice")
+        ints(s.die_used, self.ND, 0, 1, "die_used")
+        ints(s.worker_used, len(OPERATE), 0, 1, "worker_used")
+        ints(s.improve_used, 3, 0, 1, "improve_used")
+        ints(s.dmg, None, 0, 2, "dmg")
+        ints(s.rolls, 2, -1, 6, "rolls")
+        # Accommodations: each token in exactly one place.
+        for d, a in enumerate(s.slot_acc):
+            if a >= 0:
+                req(s.acc_slot[a] == d, f"token {a} is in slot {d} but acc_slot says {s.acc_slot[a]}")
+            else:
+                req(not s.slot_dmg[d] and s.slot_guest[d] < 0, f"empty slot {d} is damaged or holds a guest")
+        for a, d in enumerate(s.acc_slot):
+            if d >= 0:
+                req(s.slot_acc[d] == a, f"acc_slot says token {a} is in slot {d}, which holds {s.slot_acc[d]}")
+        req(sorted(s.setup) == [a for a in range(NA) if s.acc_slot[a] == A_SETUP] and len(set(s.setup)) == len(s.setup),
+            "setup list disagrees with the tokens marked as being placed at setup")
+        req((s.phase == P_SETUP) == bool(s.setup), "starting accommodations remain to place outside setup (or none during setup)")
+        bad = self.placement_violations(s)
+        req(not bad, f"placement restriction broken: {bad[0] if bad else ''}")
+        # Guests: each token in exactly one place.
+        req(s.bag == sorted(s.bag) and len(set(s.bag)) == len(s.bag), "bag must be a sorted list of distinct guests")
+        req(len(set(s.drawn)) == len(s.drawn) and len(set(s.quiet)) == len(s.quiet), "drawn/quiet list a guest twice")
+        for g, loc in enumerate(s.guest_loc):
+            where = {G_BAG: g in s.bag, G_DRAWN: g in s.drawn, G_QUIET: g in s.quiet}
+            if loc >= 0:
+                req(s.slot_guest[loc] == g, f"guest {g} is in slot {loc} but the slot holds {s.slot_guest[loc]}")
+                req(not any(where.values()), f"guest {g} is seated and also in a list")
+            else:
+                req(where.get(loc, False) and sum(where.values()) == 1 if loc != G_SUPPLY else not any(where.values()),
+                    f"guest {g} is not in exactly one place (location {loc})")
+        for d, g in enumerate(s.slot_guest):
+            if g >= 0:
+                req(s.guest_loc[g] == d, f"slot {d} holds guest {g} whose location is {s.guest_loc[g]}")
+                req(self.acc_type[s.slot_acc[d]] < len(FURNITURE), f"guest {g} sits in slot {d} without furniture")
+            else:
+                req(not s.slot_back[d], f"slot {d} has no guest but a back-facing flag")
+        for g in s.cq:
+            req(s.guest_loc[g] == G_DRAWN, f"complaint queue holds guest {g} who is not an unseated drawn guest")
+        # Gossip cards: each in exactly one place.
+        cards = s.hand + s.served + s.adventure + s.gdeck + s.gbottom
+        req(sorted(cards) == list(range(NC)), "gossip cards are not conserved (each card in exactly one place)")
+        req(s.hand == sorted(s.hand) and s.gdeck == sorted(s.gdeck), "hand and gossip deck must be sorted")
+        req(s.wdeck == sorted(s.wdeck) and len(set(s.wdeck)) == len(s.wdeck), "weather deck must be sorted distinct cards")
+        rows = [r for r in s.skill_row if r >= 0]
+        req(len(set(rows)) == len(rows), "two skills in one skill slot")
+        for d in range(self.ND):
+            if s.dice[d] < 0:
+                req(not s.die_used[d], f"die {d} is at the tower but marked used")
+        req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
+        if s.phase not in (P_SETUP, P_OVER):
+            req(s.weather >= 0, "no weather card outside setup")
+        if s.phase == P_DAMAGE:
+            req(bool(s.dmg), "damage phase with no damage to assign")
+        if s.phase in (P_PAMPER_SLOT, P_SEAT_SLOT, P_LATE):
+            req(0 <= s.sel < NG and s.guest_loc[s.sel] == G_DRAWN, "the selected guest is not an unseated drawn guest")
+        if s.phase == P_BUY_SLOT:
+            req(0 <= s.sel < NA and s.acc_slot[s.sel] == A_SUPPLY, "the token being bought is not in the supply")
+        if s.phase == P_MOVE_DEST:
+            req(0 <= s.sel < NUM_SLOTS and s.slot_acc[s.sel] >= 0, "the slot being moved holds no accommodation")
+        if s.phase == P_LOSE:
+            req(s.lose_type >= 0 and bool(s.cq), "lose phase without a complaint in progress")
+
+    def clone(self, s: State) -> State:
+        """An independent copy (RNG included)."""
+        c = copy.copy(s)
+        for name in STATE_FIELDS:
+            v = getattr(s, name)
+            if isinstance(v, list):
+                setattr(c, name, list(v))
+        c.rng = copy.deepcopy(s.rng)
+        c.legal = list(s.legal) if s.legal is not None else None
+        return c
+
+    # ------------------------------------------------------ hidden information
+    def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:
+        """A copy with every hidden part redrawn. The bag's, weather deck's and gossip deck's
+        contents are public (kept sorted); only the future draws are hidden, so the Generator is
+        reseeded from ``seed``."""
+        c = self.clone(s)
+        c.rng = make_rng(int(make_rng(seed).integers(2**63)))
+        return c
+
+    def scores(self, s: State) -> list[int]:
+        return [s.coins]
