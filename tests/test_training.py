@@ -214,3 +214,37 @@ def test_resume_continues_from_the_saved_step_count(tmp_path: Path) -> None:
     assert resumed.steps == second["steps"] and resumed.id != start.id
     assert start.id in [i.id for i in reg.lineage(resumed.id)]
     assert first["checkpoint"] == start.id
+
+
+def test_evaluation_counts_every_reward_of_the_game() -> None:
+    """``evaluate_vs``'s mean reward is the learner's whole return (shaped per-step rewards included)."""
+    from mythzoo.policies.base import BasePolicy
+    from mythzoo.training.batch_eval import evaluate_vs
+
+    class ObsHash(BasePolicy):  # varied play that depends only on the observation: reproducible anywhere
+        def act_batch(self, observations, action_masks, agent=None):
+            return np.array([pick(o, m) for o, m in zip(observations, action_masks)])
+
+    def pick(obs, mask):
+        legal = np.flatnonzero(mask)
+        return int(legal[int(abs(float(obs.sum())) * 997) % legal.size])
+
+    def make():
+        return mythic_baths_v0.env(num_players=2, reward_mode="dense", max_turns=60)
+
+    games, seed = 4, 7
+    res = evaluate_vs(make, ObsHash(), ObsHash(), games, seed=seed)
+    expected = []
+    for g in range(games):
+        env = make()
+        env.reset(seed=seed + g)
+        me = env.possible_agents[g % 2]
+        total = 0.0
+        for agent in env.agent_iter():
+            obs, r, term, trunc, _ = env.last()
+            if agent == me:
+                total += r
+            env.step(None if term or trunc else pick(obs["observation"], obs["action_mask"]))
+        expected.append(total)
+    assert any(abs(t) > 1e-6 for t in expected)
+    assert res["mean_reward"] == pytest.approx(float(np.mean(expected)), abs=1e-5)

@@ -22,7 +22,8 @@ def evaluate_vs(
     """The learner in one seat (and its teammates' seats, in a team game), ``opponent`` in every
     other; the learner's seat rotates through ``learner_agents`` (every seat by default) equally.
     Returns win rate (a win shared by k sides counts 1/k; sides are the env's teams, every agent
-    on its own in a free-for-all), mean reward, and the number of games."""
+    on its own in a free-for-all), mean reward (the learner's return over the whole game), and
+    the number of games."""
     wins = 0.0
     total_reward = 0.0
     played = 0
@@ -34,10 +35,12 @@ def evaluate_vs(
     for start in range(0, games, len(envs)):
         live = []
         learner_of = {}
+        returns: dict[int, float] = {}  # the learner's rewards over the game (per-step rewards included)
         for j, env in enumerate(envs[: min(len(envs), games - start)]):
             g = start + j
             env.reset(seed=seed + g)
             learner_of[j] = seats[g % len(seats)]
+            returns[j] = 0.0
             live.append(j)
         while live:
             groups: dict[tuple[bool, str], list[tuple[int, str, dict]]] = {}
@@ -48,13 +51,15 @@ def evaluate_vs(
                 if env.terminations[agent] or env.truncations[agent]:
                     me = learner_of[j]
                     r = float(env._cumulative_rewards[me])
-                    total_reward += r
+                    total_reward += returns[j] + r
                     side = {team[a]: v for a, v in env._cumulative_rewards.items()}  # teammates share a reward
                     best = max(side.values())
                     if r == best and r > min(side.values()):
                         wins += 1.0 / sum(1 for v in side.values() if v == best)
                     played += 1
                     continue
+                if agent == learner_of[j]:  # what the env paid the learner since its last move
+                    returns[j] += float(env._cumulative_rewards[agent])
                 mine = team[agent] == team[learner_of[j]]
                 groups.setdefault((mine, role[agent]), []).append((j, agent, env.observe(agent)))
                 still.append(j)
