@@ -6,7 +6,7 @@ Trains with ``configs/mythic_baths/ppo.yaml`` for ``--minutes`` (2 CPU cores), r
 checkpoints (the final one gets the alias ``champion``), evaluates the final policy over
 ``--games`` games with seats rotated against random and against the heuristic (targets: >= 95%
 and >= 60%), and in 3 and 4 players against heuristic opponents; writes the learning curve PNG
-and the table into ``docs/results.md``.
+and the table into its section of ``docs/results.md``.
 """
 
 from __future__ import annotations
@@ -24,17 +24,9 @@ from mythzoo.training.batch_eval import evaluate_vs
 from mythzoo.training.config import load_config
 from mythzoo.training.ppo import policy_from_weights, train
 
+from results_doc import update_section, wilson
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def plot_curve(history: list[dict], path: Path) -> None:
@@ -109,7 +101,7 @@ def main() -> None:
     result = {"summary": {k: v for k, v in summary.items() if k != "history"}, "history": summary["history"], "evaluation": rows, "train_minutes": train_minutes}
     (out / "results_mythic_baths.json").write_text(json.dumps(result, indent=2, default=str))
     lines = [
-        "# Results: does it learn?",
+        "## Mythic Baths (`mythic_baths_v0`)",
         "",
         "Produced by:",
         "",
@@ -135,7 +127,7 @@ def main() -> None:
         "",
         "Raw figures: `results_mythic_baths.json`.",
         "",
-        "## Play against it",
+        "### Play against it",
         "",
         "The champion ships in the repository as a registry export (weights and spec, hashes checked on import):",
         "",
@@ -145,8 +137,8 @@ def main() -> None:
         f"mythzoo eval mythic_baths {summary['checkpoint']} heuristic random --games 300",
         "```",
     ]
-    (out / "results.md").write_text("\n".join(lines) + "\n")
-    print(f"wrote {out / 'results.md'} and {png}")
+    update_section(out / "results.md", "mythic_baths", lines)  # the other games' sections stay
+    print(f"wrote {out / 'results.md'} (section mythic_baths) and {png}")
 
 
 if __name__ == "__main__":

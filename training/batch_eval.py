@@ -18,15 +18,16 @@ def evaluate_vs(
     seed: int = 0,
     learner_agents: Sequence[str] | None = None,
     batch: int = 64,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """The learner in one seat (and its teammates' seats, in a team game), ``opponent`` in every
     other; the learner's seat rotates through ``learner_agents`` (every seat by default) equally.
     Returns win rate (a win shared by k sides counts 1/k; sides are the env's teams, every agent
-    on its own in a free-for-all), mean reward (the learner's return over the whole game), and
-    the number of games."""
+    on its own in a free-for-all), mean reward (the learner's return over the whole game), the
+    number of games, and every game's return in game order (``returns``)."""
     wins = 0.0
     total_reward = 0.0
     played = 0
+    game_returns: dict[int, float] = {}
     envs = [make_env() for _ in range(min(batch, games))]
     u = envs[0].unwrapped
     seats = list(learner_agents) if learner_agents else list(envs[0].possible_agents)
@@ -52,6 +53,7 @@ def evaluate_vs(
                     me = learner_of[j]
                     r = float(env._cumulative_rewards[me])
                     total_reward += returns[j] + r
+                    game_returns[start + j] = returns[j] + r
                     side = {team[a]: v for a, v in env._cumulative_rewards.items()}  # teammates share a reward
                     best = max(side.values())
                     if r == best and r > min(side.values()):
@@ -70,4 +72,5 @@ def evaluate_vs(
                 for (j, _, _), a in zip(items, policy.act_batch(obs, masks, items[0][1])):
                     envs[j].step(int(a))
             live = still
-    return {"win_rate": wins / max(played, 1), "mean_reward": total_reward / max(played, 1), "games": played}
+    return {"win_rate": wins / max(played, 1), "mean_reward": total_reward / max(played, 1), "games": played,
+            "returns": [game_returns[g] for g in sorted(game_returns)]}

@@ -233,7 +233,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
 
     # One opponent pool per role: the seats of a role are drawn from its pool.
     pools = {role: OpponentPool(cfg.opponent_mix, seed=cfg.seed + k) for k, role in enumerate(roles)}
-    for pool in pools.values():
+    for pool in pools.values() if not solo else ():  # a solo game has no seat to fill
         for base in cfg.baselines:
             pool.add("baselines", f"baseline:{base}", make_baseline(base, probe, seed=cfg.seed))
     for ref in cfg.opponents:
