@@ -10,11 +10,13 @@ Every PettingZoo env runs the same loop::
 
 with ``rng`` a seeded ``numpy.random.Generator`` and a fresh ``reset(seed=...)`` per game. Measured:
 ``mythic_baths_v0.env(num_players=2)`` and ``(num_players=4)``, the bare Mythic Baths engine
-(``rules.legal_actions`` / ``rules.apply``, no observations) for 2 and 4 players, and PettingZoo's
-``connect_four_v3.env()`` as the reference. A decision is one non-``None`` action; the time
+(``rules.legal_actions`` / ``rules.apply``, no observations) for 2 and 4 players,
+``mythsgate_v0.env(num_heroes=2)`` and ``(num_heroes=5)``, ``mythwind_innkeeper_v0.env()``, and
+PettingZoo's ``connect_four_v3.env()`` as the reference. ``--only mythsgate`` (repeatable) limits
+the run to the envs whose name contains the text (Connect Four always runs). A decision is one non-``None`` action; the time
 includes resets. Each measurement runs for ``--seconds``; the measurements are interleaved
 round-robin ``--repeats`` times and the median is reported, with the ratio of Mythic Baths
-``env()`` to Connect Four (of the medians, and the median of each round's ratio). The figures are measured, never asserted: nothing fails on a slow run.
+``env()`` of every game to Connect Four (of the medians, and the median of each round's ratio). The figures are measured, never asserted: nothing fails on a slow run.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 import numpy as np
 import pettingzoo
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v0, mythsgate_v0, mythwind_innkeeper_v0
 
 TARGET_RATIO = 2.5
 
@@ -97,6 +99,9 @@ def benchmarks() -> dict[str, Callable[[float, int], tuple[int, float]]]:
         "mythic_baths_v0.env(num_players=4)": aec_loop(lambda: mythic_baths_v0.env(num_players=4)),
         "mythic_baths engine, 2 players": engine_loop(2),
         "mythic_baths engine, 4 players": engine_loop(4),
+        "mythsgate_v0.env(num_heroes=2)": aec_loop(lambda: mythsgate_v0.env(num_heroes=2)),
+        "mythsgate_v0.env(num_heroes=5)": aec_loop(lambda: mythsgate_v0.env(num_heroes=5)),
+        "mythwind_innkeeper_v0.env()": aec_loop(mythwind_innkeeper_v0.env),
         "connect_four_v3.env()": aec_loop(connect_four_v3.env),
     }
 
@@ -121,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=5, help="measurements per benchmark; the median is reported (default 5)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games and the random policy (default 0)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    p.add_argument("--only", action="append", default=None, metavar="TEXT", help="only the benchmarks whose name contains TEXT (repeatable)")
     args = p.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1:
         p.error("--seconds must be > 0 and --repeats >= 1")
@@ -129,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {info['python']} ({info['implementation']}), numpy {info['numpy']}, pettingzoo {info['pettingzoo']}")
     print(f"{info['platform']}, {info['cpu_count']} CPUs; {args.repeats} x {args.seconds:g} s per benchmark, median reported", flush=True)
 
-    runs = benchmarks()
+    runs = {n: r for n, r in benchmarks().items() if not args.only or n.startswith("connect_four") or any(t in n for t in args.only)}
     for run in runs.values():  # warm-up: imports, first allocations, caches
         run(min(0.2, args.seconds), args.seed)
     rates: dict[str, list[float]] = {name: [] for name in runs}
@@ -147,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     c4 = results["connect_four_v3.env()"]["median"]
     ratios, paired = {}, {}
     for n in results:
-        if n.startswith("mythic_baths_v0.env"):
+        if ".env(" in n and not n.startswith("connect_four"):
             key = f"{n} / connect_four_v3.env()"
             ratios[key] = results[n]["median"] / c4
             # a round measures both within seconds, so its ratio shrugs off slow drift in the load of the machine
