@@ -248,3 +248,24 @@ def test_evaluation_counts_every_reward_of_the_game() -> None:
         expected.append(total)
     assert any(abs(t) > 1e-6 for t in expected)
     assert res["mean_reward"] == pytest.approx(float(np.mean(expected)), abs=1e-5)
+
+
+def test_solo_game_trains_plainly_and_its_checkpoint_plays(tmp_path: Path) -> None:
+    """The Innkeeper: no opponents to draw, evaluations report the mean return, the checkpoint plays."""
+    from mythzoo.envs import mythwind_innkeeper_v0
+    from mythzoo.policies.registry import Registry
+    from mythzoo.policies.refs import load_policy
+    from mythzoo.training.ppo import train
+
+    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v0", env_kwargs={"days_per_season": 2, "seasons": 1},
+                       baselines=["random"], total_timesteps=256, n_steps=32, batch_size=64, snapshot_every=128, eval_every=256)
+    summary = train(cfg)
+    assert summary["roles"] is None and summary["steps"] >= 256 and summary["games_finished"] > 0
+    assert "mean_reward" in summary["final_eval"] and not any(k.startswith("win_rate") for k in summary["final_eval"])
+    env = mythwind_innkeeper_v0.env(days_per_season=2, seasons=1)
+    policy = load_policy("tiny@latest", env, registry=Registry(tmp_path / "registry"), seed=0)
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else policy.act(obs["observation"], obs["action_mask"]))
+    assert not env.agents
