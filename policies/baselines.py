@@ -11,6 +11,7 @@ from mythzoo.policies.base import BasePolicy, EnvSpec, RandomPolicy
 # The class takes (env, seed).
 HEURISTICS: dict[str, str] = {
     "mythic_baths_v0": "mythzoo.policies.mythic_baths_heuristic:MythicBathsHeuristic",
+    "mythwind_innkeeper_v0": "mythzoo.policies.mythwind_innkeeper_heuristic:MythwindInnkeeperHeuristic",
 }
 BASELINE_NAMES = ("random", "heuristic")
 

@@ -1,0 +1,80 @@
+"""The Mythwind Innkeeper heuristic: legal, batch-consistent, deterministic, and far better than random."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mythzoo.envs import mythwind_innkeeper_v0
+from mythzoo.policies.base import RandomPolicy
+from mythzoo.policies.baselines import make_baseline
+from mythzoo.policies.mythwind_innkeeper_heuristic import MythwindInnkeeperHeuristic
+
+
+def _campaign(env, policy, seed: int, record: list | None = None) -> tuple[float, list[int]]:
+    """Play one campaign with the usual AEC loop; the return and the actions taken."""
+    env.reset(seed=seed)
+    total, actions = 0.0, []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        action = policy.act(obs["observation"], obs["action_mask"], agent)
+        assert obs["action_mask"][action] == 1, f"illegal action {env.unwrapped.action_label(action)}"
+        if record is not None:
+            record.append((obs["observation"].copy(), obs["action_mask"].copy(), action))
+        actions.append(action)
+        env.step(action)
+    assert env.unwrapped.state_.over, "the campaign ends by the rules"
+    return total, actions
+
+
+def test_registered_as_the_heuristic_baseline() -> None:
+    env = mythwind_innkeeper_v0.env()
+    assert isinstance(make_baseline("heuristic", env, seed=0), MythwindInnkeeperHeuristic)
+
+
+@pytest.mark.parametrize(
+    "config, seeds",
+    [({}, range(500, 506)), ({"days_per_season": 2, "seasons": 3}, range(600, 606)),
+     ({"days_per_season": 10, "seasons": 2, "reward_mode": "terminal"}, range(700, 702))],
+    ids=["default", "short", "long_terminal"],
+)
+def test_only_legal_actions_and_batched_equals_unbatched(config: dict, seeds: range) -> None:
+    env = mythwind_innkeeper_v0.env(**config)
+    rows: list = []
+    for seed in seeds:
+        _campaign(env, MythwindInnkeeperHeuristic(env, seed=seed), seed, record=rows)
+    obs = np.stack([r[0] for r in rows])
+    masks = np.stack([r[1] for r in rows])
+    played = np.array([r[2] for r in rows])
+    batched = MythwindInnkeeperHeuristic(env, seed=1).act_batch(obs, masks)
+    assert batched.shape == (len(rows),) and batched.dtype == np.int64
+    assert masks[np.arange(len(rows)), batched].all(), "act_batch chose an illegal action"
+    single = np.array([MythwindInnkeeperHeuristic(env, seed=2).act(o, m) for o, m in zip(obs, masks)])
+    np.testing.assert_array_equal(batched, single)
+    np.testing.assert_array_equal(batched, played)
+
+
+def test_deterministic_for_a_seed() -> None:
+    env = mythwind_innkeeper_v0.env()
+    first = _campaign(env, MythwindInnkeeperHeuristic(env, seed=7), 42)
+    second = _campaign(env, MythwindInnkeeperHeuristic(env, seed=7), 42)
+    assert first == second
+
+
+def test_beats_random_on_mean_return_by_a_wide_margin() -> None:
+    env = mythwind_innkeeper_v0.env()
+    seeds = range(2000, 2030)
+    heuristic = MythwindInnkeeperHeuristic(env, seed=0)
+    rnd = RandomPolicy(seed=0)
+    h = np.array([_campaign(env, heuristic, s)[0] for s in seeds])
+    r = np.array([_campaign(env, rnd, s)[0] for s in seeds])
+    # Welch's 95% lower bound on the difference of means. Measured over 200 campaigns: about 69 for
+    # the heuristic and -10 for random (standard deviations about 16 and 0.5), so the bound sits near
+    # 73; requiring 30 leaves a wide tolerance while still failing a heuristic that is not far ahead.
+    diff = h.mean() - r.mean()
+    se = np.sqrt(h.var(ddof=1) / len(h) + r.var(ddof=1) / len(r))
+    assert diff - 1.96 * se > 30.0, (h.mean(), r.mean(), se)
+    assert (h > r.max()).mean() >= 0.9, (h, r)
