@@ -269,3 +269,35 @@ def test_solo_game_trains_plainly_and_its_checkpoint_plays(tmp_path: Path) -> No
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else policy.act(obs["observation"], obs["action_mask"]))
     assert not env.agents
+
+
+def test_warm_start_imitates_the_teacher_and_fits_the_critic(tmp_path: Path) -> None:
+    """Behaviour cloning: after pretraining, the greedy policy mostly picks the teacher's actions,
+    and the value head tracks the demonstrations' returns better than before."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from mythzoo.policies.base import BasePolicy
+    from mythzoo.training.pretrain import collect_demonstrations, pretrain
+
+    class LastLegal(BasePolicy):  # an easy, consistent teacher
+        def act_batch(self, observations, action_masks, agent=None):
+            return np.array([int(np.flatnonzero(m)[-1]) for m in action_masks])
+
+    def make():
+        return mythic_baths_v0.env(num_players=2, reward_mode="dense", max_turns=40)
+
+    data = collect_demonstrations(make, LastLegal(), ["player_0"], games=12, gamma=0.99, seed=0)
+    n = len(data["actions"])
+    assert n > 100 and data["obs"].shape == (n, 460) and data["masks"][np.arange(n), data["actions"]].all()
+    assert np.abs(data["returns"]).max() > 0, "the dense rewards after each decision are in the returns"
+    pool = OpponentPool({"baselines": 1.0}, seed=0)
+    pool.add("baselines", "random", RandomPolicy(0))
+    vec = SelfPlayVecEnv(make, 2, pool, seed=0)
+    model = MaskablePPO("MlpPolicy", vec, n_steps=16, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [64, 64]})
+    obs = torch.as_tensor(data["obs"])
+    with torch.no_grad():
+        v_before = float(((model.policy.predict_values(obs).flatten() - torch.as_tensor(data["returns"])) ** 2).mean())
+    stats = pretrain(model, data, epochs=30, batch_size=256, lr=3e-3)
+    assert stats["agreement"] > 0.9, stats
+    assert stats["value_loss"] < v_before, (stats, v_before)

@@ -50,6 +50,9 @@ class TrainConfig:
     name: str | None = None  # checkpoint name in the registry (None: <env>-ppo)
     run_dir: str = "runs"  # where run folders (config, TensorBoard logs) go
     resume: str | None = None  # registry ref to continue training from
+    pretrain_teacher: str | None = None  # warm start: imitate this policy ref (e.g. heuristic) before PPO (None: from scratch)
+    pretrain_games: int = 200  # teacher-played games whose decisions are imitated
+    pretrain_epochs: int = 5  # passes over those decisions
     torch_threads: int = 1  # torch threads while games are played (more spin-wait against the games on 2 cores)
     update_threads: int = 2  # torch threads for the PPO update, when no game runs
     progress: bool = True  # show a progress bar
@@ -90,7 +93,7 @@ def from_dict(data: dict[str, Any]) -> TrainConfig:
 
 def validate(cfg: TrainConfig) -> None:
     """Range checks with messages that say what to change."""
-    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads", "role_phase_steps"):
+    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads", "role_phase_steps", "pretrain_games", "pretrain_epochs"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")
     if cfg.max_minutes is not None and cfg.max_minutes <= 0:

@@ -183,6 +183,25 @@ class SelfPlayCallback(BaseCallback):
         return row
 
 
+def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, learner_agents: list[str], run_dir: Path, role: str) -> dict[str, float]:
+    """Imitate ``cfg.pretrain_teacher`` in the learner's seats before PPO (see training/pretrain.py)."""
+    from mythzoo.policies.refs import load_policy
+    from mythzoo.training.pretrain import collect_demonstrations, pretrain
+
+    teacher = load_policy(cfg.pretrain_teacher, probe, registry=registry, seed=cfg.seed)
+    t0 = time.time()
+    data = collect_demonstrations(make_env, teacher, learner_agents, cfg.pretrain_games, cfg.gamma, seed=cfg.seed + 777_777)
+    stats = pretrain(model, data, cfg.pretrain_epochs, seed=cfg.seed)
+    stats["seconds"] = round(time.time() - t0, 1)
+    stats["role"] = role
+    with open(run_dir / "pretrain.jsonl", "a") as f:
+        f.write(json.dumps({"teacher": cfg.pretrain_teacher, **stats}) + "\n")
+    if cfg.progress:
+        print(f"warm start{' [' + role + ']' if role else ''}: imitated {cfg.pretrain_teacher} on {int(stats['decisions'])} decisions, "
+              f"agreement {stats['agreement']:.2f}, {stats['seconds']} s", flush=True)
+    return stats
+
+
 # -------------------------------------------------------------------- train
 def train(cfg: TrainConfig) -> dict[str, Any]:
     """Run one training job; returns a summary (run dir, checkpoint ids, evaluations).
@@ -289,6 +308,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                 load_sb3_state(model, registry.load_weights(info.id))
                 model.num_timesteps = int(info.steps)
                 parent = info.id
+            if cfg.pretrain_teacher and not cfg.resume:
+                warm_start(cfg, model, make_env, probe, registry, learner_agents, run_dir, role)
             name = f"{base_name}-{role}" if multi else base_name
             callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir,
                                         role=role if multi else "", learner_agents=learner_agents, deadline=deadline, solo=solo)

@@ -1,0 +1,129 @@
+"""Warm start: imitate a teacher policy before PPO (behaviour cloning, with the critic fitted too).
+
+A long game with a reward that arrives in small pieces is slow to learn from scratch; a rule-based
+policy already knows the basics. ``collect_demonstrations`` plays many games with the teacher in
+every seat (batched, one ``act_batch`` per role per round) and keeps, for the seats of the role
+being trained, each decision's observation, mask and action, and the discounted return that
+followed it. ``pretrain`` then fits the PPO policy by minibatch gradient steps on the masked
+cross-entropy of the teacher's actions, and the value head on those returns (so PPO's first
+advantages are not noise from an untrained critic). PPO then improves on the teacher.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from mythzoo.policies.base import BasePolicy
+
+
+def collect_demonstrations(
+    make_env: Callable[[], Any],
+    teacher: BasePolicy,
+    learner_agents: Sequence[str],
+    games: int,
+    gamma: float,
+    seed: int = 0,
+    batch: int = 32,
+) -> dict[str, np.ndarray]:
+    """Decisions of ``learner_agents`` seats over ``games`` teacher-played games: ``obs``,
+    ``masks``, ``actions`` and ``returns`` (discounted sum of that agent's later rewards)."""
+    obs_rows: list[np.ndarray] = []
+    mask_rows: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
+    learners = set(learner_agents)
+    envs = [make_env() for _ in range(min(batch, games))]
+    role = {a: envs[0].unwrapped.agent_role(a) for a in envs[0].possible_agents}
+    for start in range(0, games, len(envs)):
+        live = list(range(min(len(envs), games - start)))
+        # Per game and learner agent: the row index of each decision and the rewards after it.
+        trail: list[dict[str, list[tuple[int, float]]]] = [{} for _ in live]
+        for j in live:
+            envs[j].reset(seed=seed + start + j)
+        while live:
+            groups: dict[str, list[tuple[int, str, dict[str, np.ndarray]]]] = {}
+            still = []
+            for j in live:
+                env = envs[j]
+                agent = env.agent_selection
+                for a in learners & set(env.agents):  # rewards paid since each learner's last decision
+                    steps = trail[j].get(a)
+                    if steps:
+                        row, r = steps[-1]
+                        steps[-1] = (row, r + float(env._cumulative_rewards[a]))
+                        env._cumulative_rewards[a] = 0.0  # counted once (the next step of `a` clears it anyway)
+                if env.terminations[agent] or env.truncations[agent]:
+                    continue
+                o = env.observe(agent)
+                groups.setdefault(role[agent], []).append((j, agent, o))
+                still.append(j)
+            for items in groups.values():
+                obs = np.stack([o["observation"] for _, _, o in items])
+                masks = np.stack([o["action_mask"] for _, _, o in items])
+                acts = teacher.act_batch(obs, masks, items[0][1])
+                for (j, agent, o), a in zip(items, acts):
+                    if agent in learners:
+                        trail[j].setdefault(agent, []).append((len(actions), 0.0))
+                        obs_rows.append(o["observation"])
+                        mask_rows.append(o["action_mask"])
+                        actions.append(int(a))
+                        returns.append(0.0)
+                    envs[j].step(int(a))
+            live = still
+        for per_agent in trail:  # discounted returns, backwards through each agent's decisions
+            for steps in per_agent.values():
+                g = 0.0
+                for row, r in reversed(steps):
+                    g = r + gamma * g
+                    returns[row] = g
+    return {
+        "obs": np.asarray(obs_rows, dtype=np.float32),
+        "masks": np.asarray(mask_rows, dtype=bool),
+        "actions": np.asarray(actions, dtype=np.int64),
+        "returns": np.asarray(returns, dtype=np.float32),
+    }
+
+
+def pretrain(model: Any, data: dict[str, np.ndarray], epochs: int, batch_size: int = 512, lr: float = 1e-3,
+             vf_coef: float = 0.5, seed: int = 0) -> dict[str, float]:
+    """Fit ``model.policy`` (a sb3-contrib MaskableActorCriticPolicy) to the demonstrations.
+    Returns the final epoch's mean loss terms and the greedy agreement with the teacher."""
+    policy = model.policy
+    n = len(data["actions"])
+    if n == 0:
+        raise ValueError("no demonstrations to pretrain on (did the teacher's games give the learner any decision?)")
+    obs = torch.as_tensor(data["obs"])
+    masks = torch.as_tensor(data["masks"])
+    actions = torch.as_tensor(data["actions"])
+    returns = torch.as_tensor(data["returns"])
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    rng = np.random.default_rng(seed)
+    policy.set_training_mode(True)
+    stats: dict[str, float] = {}
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        tot_pi = tot_v = 0.0
+        for i in range(0, n, batch_size):
+            idx = torch.as_tensor(order[i : i + batch_size])
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
+            pi_loss = -log_prob.mean()
+            v_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            loss = pi_loss + vf_coef * v_loss
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            opt.step()
+            tot_pi += float(pi_loss) * len(idx)
+            tot_v += float(v_loss) * len(idx)
+        stats = {"bc_loss": tot_pi / n, "value_loss": tot_v / n}
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        dist = policy.get_distribution(obs, action_masks=data["masks"])
+        greedy = dist.distribution.probs.argmax(dim=1)
+    stats["agreement"] = float((greedy == actions).float().mean())
+    stats["decisions"] = float(n)
+    return stats
