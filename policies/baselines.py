@@ -12,6 +12,7 @@ from mythzoo.policies.base import BasePolicy, EnvSpec, RandomPolicy
 HEURISTICS: dict[str, str] = {
     "mythic_baths_v0": "mythzoo.policies.mythic_baths_heuristic:MythicBathsHeuristic",
     "mythwind_innkeeper_v0": "mythzoo.policies.mythwind_innkeeper_heuristic:MythwindInnkeeperHeuristic",
+    "mythsgate_v0": "mythzoo.policies.mythsgate_heuristic:MythsgateHeuristic",
 }
 BASELINE_NAMES = ("random", "heuristic")
 
