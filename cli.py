@@ -25,11 +25,10 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
-
 from mythzoo import __version__
 
 MAX_PROBED_PLAYERS = 8
@@ -59,7 +58,7 @@ def _resolve_env(name: str) -> str:
         raise UsageError(f"unknown env {name!r}; available: {', '.join(names + aliases)}") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def player_counts(name: str) -> tuple[int, ...]:
     """Player counts env ``name`` accepts, found by constructing it (an env without ``num_players`` gives ``(0,)``)."""
     module = _env_registry()[name][0]
@@ -78,6 +77,32 @@ def player_counts(name: str) -> tuple[int, ...]:
 def _make_env(name: str, num_players: int) -> Any:
     module = _env_registry()[name][0]
     return module.env() if num_players == 0 else module.env(num_players=num_players)
+
+
+@cache
+def seat_counts(name: str) -> tuple[int, ...]:
+    """Players at the table (seats, every role counted) env ``name`` accepts: Mythic Baths 2-5,
+    Mythsgate 2-6 (the invoker and 1-5 heroes), the solo game 1. Found by constructing the env
+    through its size argument (``mythzoo.training.evaluate.size_argument``)."""
+    from mythzoo.training.evaluate import env_size_kwargs, size_argument
+
+    if size_argument(name) is None:
+        return (len(_env_registry()[name][0].env().possible_agents),)
+    counts = []
+    for n in range(1, MAX_PROBED_PLAYERS + 1):
+        try:
+            _env_registry()[name][0].env(**env_size_kwargs(name, n))
+        except (TypeError, ValueError):
+            continue
+        counts.append(n)
+    return tuple(counts)
+
+
+def _make_env_seats(name: str, players: int) -> Any:
+    """Env ``name`` with ``players`` seats (every role counted)."""
+    from mythzoo.training.evaluate import env_size_kwargs
+
+    return _env_registry()[name][0].env(**env_size_kwargs(name, players))
 
 
 def _span(values: Sequence[int]) -> str:
@@ -141,11 +166,18 @@ def cmd_envs(args: argparse.Namespace) -> int:
     """Print one row per registered env: name, PettingZoo id, players, sizes, description."""
     rows = []
     for name, (_, pz_id, desc) in _env_registry().items():
-        counts = player_counts(name)
-        env = _make_env(name, counts[0])
-        agent = env.possible_agents[0]
-        obs = env.observation_space(agent)["observation"].shape[0]
-        rows.append([name, pz_id, _span(counts) if counts != (0,) else str(len(env.possible_agents)), obs, env.action_space(agent).n, desc])
+        counts = seat_counts(name)
+        env = _make_env_seats(name, counts[0])
+        roles = env.unwrapped.roles()
+        first = {r: agents[0] for r, agents in roles.items()}
+        if len(roles) == 1:
+            agent = env.possible_agents[0]
+            obs: object = env.observation_space(agent)["observation"].shape[0]
+            acts: object = env.action_space(agent).n
+        else:  # per role
+            obs = ", ".join(f"{r} {env.observation_space(a)['observation'].shape[0]}" for r, a in first.items())
+            acts = ", ".join(f"{r} {env.action_space(a).n}" for r, a in first.items())
+        rows.append([name, pz_id, _span(counts), obs, acts, desc])
     print(format_table(rows, ["env", "PettingZoo id", "players", "obs size", "actions", "description"]))
     return 0
 
@@ -163,6 +195,10 @@ class GameRecord:
     natural: bool  # ended by the rules, not by the turn cap
     first_seat_win: float  # seat 0's share of the win (ties share; 0 if truncated)
     seconds: float
+    kind: str = "symmetric"  # "symmetric", "roles" (asymmetric/team game) or "solo"
+    role_wins: dict[str, float] | None = None  # roles games: each role's share of the win (all 0 for a draw)
+    draw: bool = False  # roles games: every side the same result (the turn cap)
+    returns: list[float] | None = None  # per seat: the sum of its rewards
 
 
 def game_seeds(seed: int, env: str, players: int, index: int) -> tuple[int, np.random.Generator]:
@@ -176,19 +212,24 @@ _WORKER_ENVS: dict[tuple[str, int], Any] = {}
 
 
 def play_random_game(env_name: str, players: int, seed: int, index: int) -> GameRecord:
-    """Play one game between uniform-random legal policies through the AEC API."""
+    """Play one game between uniform-random legal policies through the AEC API (``players``: seats)."""
+    from mythzoo.training.evaluate import GameRecord as EvalRecord
+    from mythzoo.training.evaluate import env_roles, game_kind, role_outcome
+
     key = (env_name, players)
     env = _WORKER_ENVS.get(key)
     if env is None:
-        env = _WORKER_ENVS[key] = _make_env(env_name, players)
+        env = _WORKER_ENVS[key] = _make_env_seats(env_name, players)
     env_seed, rng = game_seeds(seed, env_name, players, index)
     start = time.perf_counter()
     env.reset(seed=env_seed)
     decisions = 0
     final: dict[str, float] = {}
+    returns: dict[str, float] = {}
     truncated = False
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
+        returns[agent] = returns.get(agent, 0.0) + float(reward)
         if term or trunc:
             final[agent] = float(reward)
             truncated |= bool(trunc)
@@ -200,16 +241,32 @@ def play_random_game(env_name: str, players: int, seed: int, index: int) -> Game
         env.step(action)
     seconds = time.perf_counter() - start
     raw = env.unwrapped
+    agents = list(raw.possible_agents)
     rules, state = raw.rules, raw.state_
-    scores = [float(x) for x in rules.scores(state)] if hasattr(rules, "scores") else [final.get(a, 0.0) for a in raw.possible_agents]
+    if callable(getattr(raw, "scores", None)):
+        sc = raw.scores()
+        scores = [float(sc[a]) for a in agents] if isinstance(sc, dict) else [float(x) for x in sc]
+    elif hasattr(rules, "scores"):
+        scores = [float(x) for x in rules.scores(state)]
+    else:
+        scores = [final.get(a, 0.0) for a in agents]
     natural = rules.is_over(state) and not truncated
+    kind = game_kind(env)
     share = 0.0
     if natural and final:
         best = max(final.values())
         winners = [a for a, r in final.items() if r == best]
-        if best > min(final.values()) and raw.possible_agents[0] in winners:
+        if best > min(final.values()) and agents[0] in winners:
             share = 1.0 / len(winners)
-    return GameRecord(env_name, players, decisions, rules.turns_played(state), scores, natural, share, seconds)
+    role_wins, draw = None, False
+    if kind == "roles":
+        roles = list(env_roles(env))
+        rec = EvalRecord(env_name, {}, len(agents), env_seed, ["random"] * len(agents), [None] * len(agents),
+                         final_rewards=[final.get(a, 0.0) for a in agents], finished=True)
+        shares, draw = role_outcome(rec, [raw.agent_role(a) for a in agents], roles)
+        role_wins = dict(zip(roles, shares))
+    return GameRecord(env_name, players, decisions, rules.turns_played(state), scores, natural, share, seconds, kind, role_wins, draw,
+                      [returns.get(a, 0.0) for a in agents])
 
 
 def _play_chunk(task: tuple[str, int, int, int, int]) -> list[GameRecord]:
@@ -228,30 +285,44 @@ def _add_demo(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of every game and policy draw (default 0)")
     p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: one per available core)")
     p.add_argument("--env", action="append", default=None, metavar="NAME", help="only this env (repeatable; default: all)")
-    p.add_argument("--players", type=positive_int, nargs="+", default=None, metavar="N", help="only these player counts")
+    p.add_argument("--players", type=positive_int, nargs="+", default=None, metavar="N",
+                   help="only these player counts (players = seats, every role counted: Mythsgate N = the invoker and N-1 heroes)")
     p.set_defaults(func=cmd_demo)
 
 
 def _demo_configs(envs: Iterable[str] | None, players: Sequence[int] | None) -> list[tuple[str, int]]:
+    """(env, players) to play: every env (or those named) at every player count it takes (or those
+    given; an env not named that takes none of them is left out)."""
     names = [_resolve_env(e) for e in envs] if envs else list(_env_registry())
     names = list(dict.fromkeys(names))
     configs = []
     for name in names:
-        counts = player_counts(name)
+        counts = seat_counts(name)
         chosen = counts if players is None else [n for n in players if n in counts]
-        if not chosen:
+        if not chosen and envs:
             raise UsageError(f"env {name!r} supports {_span(counts)} players, not {_span(sorted(set(players or [])))}")
         configs += [(name, n) for n in chosen]
+    if not configs:
+        raise UsageError(f"no env takes {_span(sorted(set(players or [])))} players; "
+                         + "; ".join(f"{n}: {_span(seat_counts(n))}" for n in names))
     return configs
 
 
-def summarise(records: Sequence[GameRecord]) -> list[list[object]]:
-    """One summary row per (env, players), in first-seen order."""
+def _groups(records: Sequence[GameRecord]) -> dict[tuple[str, int], list[GameRecord]]:
     groups: dict[tuple[str, int], list[GameRecord]] = {}
     for r in records:
         groups.setdefault((r.env, r.players), []).append(r)
+    return groups
+
+
+def _rate(decisions: int, seconds: float) -> int:
+    return round(decisions / seconds) if seconds > 0 else 0
+
+
+def summarise(records: Sequence[GameRecord]) -> list[list[object]]:
+    """One summary row per (env, players) of the symmetric games, in first-seen order (``DEMO_HEADER``)."""
     rows = []
-    for (env, n), rs in groups.items():
+    for (env, n), rs in _groups([r for r in records if r.kind == "symmetric"]).items():
         g = len(rs)
         natural = [r for r in rs if r.natural]
         decisions = sum(r.decisions for r in rs)
@@ -265,12 +336,44 @@ def summarise(records: Sequence[GameRecord]) -> list[list[object]]:
             f"{100 * len(natural) / g:.1f}%",
             f"{100 * (g - len(natural)) / g:.1f}%",
             f"{100 * sum(r.first_seat_win for r in natural) / len(natural):.1f}%" if natural else "-",
-            round(decisions / seconds) if seconds > 0 else 0,
+            _rate(decisions, seconds),
         ])
     return rows
 
 
+def summarise_roles(records: Sequence[GameRecord]) -> list[list[object]]:
+    """One row per (env, players) of the asymmetric (team) games (``DEMO_ROLES_HEADER``)."""
+    rows = []
+    for (env, n), rs in _groups([r for r in records if r.kind == "roles"]).items():
+        g = len(rs)
+        roles = list(rs[0].role_wins or {})
+        decisions = sum(r.decisions for r in rs)
+        draws = sum(r.draw for r in rs)
+        trunc = sum(not r.natural for r in rs)
+        wins = ", ".join(f"{role} {100 * sum((r.role_wins or {}).get(role, 0.0) for r in rs) / g:.1f}%" for role in roles)
+        rows.append([env, n, g, round(decisions / g, 1), round(sum(r.turns for r in rs) / g, 1), wins,
+                     f"{100 * draws / g:.1f}%", f"{100 * trunc / g:.1f}%", _rate(decisions, sum(r.seconds for r in rs))])
+    return rows
+
+
+def summarise_solo(records: Sequence[GameRecord]) -> list[list[object]]:
+    """One row per solo env (``DEMO_SOLO_HEADER``)."""
+    rows = []
+    for (env, n), rs in _groups([r for r in records if r.kind == "solo"]).items():
+        g = len(rs)
+        decisions = sum(r.decisions for r in rs)
+        rets = np.array([(r.returns or [0.0])[0] for r in rs])
+        scores = np.array([r.scores[0] for r in rs])
+        natural = sum(r.natural for r in rs)
+        rows.append([env, g, round(decisions / g, 1), round(sum(r.turns for r in rs) / g, 1), round(float(rets.mean()), 2),
+                     round(float(rets.std(ddof=1)), 2) if g > 1 else 0.0, round(float(scores.mean()), 2),
+                     f"{100 * natural / g:.1f}%", f"{100 * (g - natural) / g:.1f}%", _rate(decisions, sum(r.seconds for r in rs))])
+    return rows
+
+
 DEMO_HEADER = ["env", "players", "games", "decisions/game", "turns/game", "winner VP", "VP spread", "ended", "truncated", "seat-0 wins", "decisions/s"]
+DEMO_ROLES_HEADER = ["env", "players", "games", "decisions/game", "turns/game", "side wins", "draws", "truncated", "decisions/s"]
+DEMO_SOLO_HEADER = ["env", "games", "decisions/game", "turns/game", "mean return", "return sd", "mean score", "ended", "truncated", "decisions/s"]
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -302,12 +405,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - start
     order = {c: i for i, c in enumerate(configs)}
     records.sort(key=lambda r: order[(r.env, r.players)])
-    print()
-    print(format_table(summarise(records), DEMO_HEADER))
     decisions = sum(r.decisions for r in records)
-    print()
-    print("winner VP: mean VP of the game's leader; VP spread: mean leader minus last; ended/truncated: by the rules / by the turn cap;")
-    print("seat-0 wins: share of naturally ended games won by the first player (ties shared; fair is 1/players);")
+    if any(r.kind == "symmetric" for r in records):
+        print("\nsymmetric games (every seat the same role):")
+        print(format_table(summarise(records), DEMO_HEADER))
+        print("winner VP: mean score (VP) of the game's leader; VP spread: mean leader minus last; ended/truncated: by the rules / by the turn cap;")
+        print("seat-0 wins: share of naturally ended games won by the first player (ties shared; fair is 1/players).")
+    if any(r.kind == "roles" for r in records):
+        print("\nasymmetric team games (players: every seat, e.g. the invoker and players-1 heroes):")
+        print(format_table(summarise_roles(records), DEMO_ROLES_HEADER))
+        print("side wins: share of games each role's side won (a role wins with the highest mean final reward of its seats);")
+        print("draws: games no side won (every side the same reward, e.g. at the turn cap); truncated: ended by the turn cap.")
+    if any(r.kind == "solo" for r in records):
+        print("\nsolo games:")
+        print(format_table(summarise_solo(records), DEMO_SOLO_HEADER))
+        print("return: the sum of a campaign's rewards; score: env.scores() at its end; ended/truncated: by the rules / by the turn cap.")
     print("decisions/s: per worker process, including reset and observation.")
     print(f"{len(records)} games, {decisions} decisions in {wall:.1f} s wall ({decisions / wall:,.0f} decisions/s over {workers} worker{'s' if workers > 1 else ''})")
     return 0

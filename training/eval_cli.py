@@ -61,20 +61,43 @@ def resolve_env(name: str) -> str:
         raise _usage_error(f"unknown env {name!r}; available: {', '.join(sorted(ENVS))}") from None
 
 
+PLAYERS_HELP = ("players at the table, every seat counted (default: the env's default). Mythic Baths: 2-5; Mythsgate: "
+                "2-6, the invoker and N-1 heroes (the same as --env-arg num_heroes=N-1); the solo Mythwind Innkeeper: 1 only")
+
+
+def seat_range(env_name: str) -> str:
+    """The player counts ``env_name`` accepts, as text (``2-5``, ``2-6: the invoker and 1-5 heroes``, ``1 (solo)``)."""
+    from mythzoo.training.evaluate import size_argument
+
+    arg = size_argument(env_name)
+    if arg is None:
+        from mythzoo.training.evaluate import make_env
+
+        n = len(make_env(env_name, {}).unwrapped.possible_agents)
+        return f"{n} (fixed)" if n > 1 else "1 (solo)"
+    from mythzoo.cli import seat_counts
+
+    counts = seat_counts(env_name)
+    text = f"{counts[0]}-{counts[-1]}" if counts else "?"
+    name, offset, _ = arg
+    if offset:
+        text += f" ({name} = players - {offset})"
+    return text
+
+
 def probe_env(env_name: str, num_players: int | None, env_kwargs: dict[str, Any]) -> Any:
     """Build the env once, turning a bad player count or argument into a usage error."""
-    from mythzoo.training.evaluate import _env_kwargs, make_env
+    from mythzoo.training.evaluate import env_size_kwargs, make_env
 
     try:
-        return make_env(env_name, _env_kwargs(num_players, env_kwargs))
+        return make_env(env_name, env_size_kwargs(env_name, num_players, env_kwargs))
     except (TypeError, ValueError) as e:
-        raise _usage_error(f"cannot make {env_name} with players={num_players} {env_kwargs or ''}: {e}") from None
+        players = "" if num_players is None else f"{num_players} players "
+        raise _usage_error(f"cannot make {env_name} with {players}{env_kwargs or ''}".rstrip() + f": {e} ({env_name} takes players: "
+                           f"{seat_range(env_name)})") from None
 
 
-def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
-    """Load every ref once; a ref that does not load is a usage error."""
-    from mythzoo.training.evaluate import check_refs
-
+def _load_errors() -> tuple[type[Exception], ...]:
     errors: tuple[type[Exception], ...] = (KeyError, ValueError, LookupError, OSError, RuntimeError)
     try:
         from mythzoo.policies.registry import RegistryError
@@ -82,9 +105,44 @@ def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
         errors += (RegistryError,)
     except ImportError:
         pass
+    return errors
+
+
+def check_role_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> list[tuple[str, str]]:
+    """For an asymmetric or solo game: ``(role, ref)`` per ref (``ROLE:REF``; the role prefix is optional
+    in a solo game), every ref loaded once and a checkpoint of another role refused: usage errors."""
+    from mythzoo.training.evaluate import (
+        SOLO,
+        check_role_refs,
+        env_roles,
+        game_kind,
+        parse_role_refs,
+        split_role_ref,
+    )
+
+    try:
+        if game_kind(env) == SOLO:
+            roles = list(env_roles(env))
+            role_refs = [(roles[0], split_role_ref(r, roles)[1]) for r in refs]
+        else:
+            role_refs = parse_role_refs(env, refs)
+    except ValueError as e:
+        raise _usage_error(str(e)) from None
+    try:
+        check_role_refs(env, role_refs, registry)
+    except _load_errors() as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        raise _usage_error(f"cannot load policy: {msg}") from None
+    return role_refs
+
+
+def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
+    """Load every ref once; a ref that does not load is a usage error."""
+    from mythzoo.training.evaluate import check_refs
+
     try:
         check_refs(env, refs, registry)
-    except errors as e:
+    except _load_errors() as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         raise _usage_error(f"cannot load policy: {msg}") from None
 
@@ -103,16 +161,22 @@ def add_eval_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "eval",
         help="play a seat-balanced tournament between policies and rate them",
-        description="Play a seat-balanced tournament of ENV between the policies REFS (random, heuristic, "
-        "NAME@ALIAS, NAME:VERSION, checkpoint id): every policy sits in every seat equally often. Prints a "
-        "table (games, wins, win rate with a 95% Wilson interval, mean reward and score, OpenSkill "
-        "Plackett-Luce rating mu/sigma, cross-play matrix for more than two policies).",
+        description="Evaluate the policies REFS (random, heuristic, NAME@ALIAS, NAME:VERSION, checkpoint id) on ENV. "
+        "Symmetric games (Mythic Baths): a seat-balanced tournament, every policy in every seat equally often; "
+        "table of games, wins, win rate with a 95% Wilson interval, mean reward and score, OpenSkill "
+        "Plackett-Luce rating, cross-play matrix. Asymmetric team games (Mythsgate): give each ref as ROLE:REF "
+        "(invoker:heuristic hero:random ...); every policy of one role plays every policy of the others, on the "
+        "same deals; table of each side's win rate per pairing with Wilson intervals and draws. Solo games "
+        "(Mythwind Innkeeper): every policy plays the same campaigns; mean return and score with 95% t "
+        "intervals and paired differences against the first policy. See docs/evaluation.md.",
     )
     p.add_argument("env", help="environment name (e.g. mythic_baths)")
-    p.add_argument("refs", nargs="+", metavar="REF", help="policies; a repeated ref plays as REF#2, ...")
+    p.add_argument("refs", nargs="+", metavar="REF",
+                   help="policies; a repeated ref plays as REF#2, ...; ROLE:REF in an asymmetric game (e.g. invoker:random hero:heuristic)")
     p.add_argument("--games", type=positive_int, default=DEFAULT_GAMES,
-                   help=f"games to play, rounded up to whole seat-rotation cycles (default {DEFAULT_GAMES})")
-    p.add_argument("--players", type=positive_int, default=None, help="players per game (default: the env's default)")
+                   help=f"games to play in all, rounded up to whole cycles: seat rotations; deals played by every pairing (asymmetric); "
+                   f"campaigns played by every policy (solo) (default {DEFAULT_GAMES})")
+    p.add_argument("--players", type=positive_int, default=None, help=PLAYERS_HELP)
     p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: one per core, about 20 games each)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of every deal and policy draw (default 0)")
     p.add_argument("--json", metavar="PATH", default=None, help="write the results and every game record as JSON")
@@ -121,7 +185,7 @@ def add_eval_parser(subparsers: Any) -> None:
     p.add_argument("--env-arg", type=_env_arg, action="append", default=None, metavar="KEY=VALUE",
                    help="extra env argument, e.g. reward_mode=score (repeatable)")
     p.add_argument("--anchor", default="auto", metavar="LABEL",
-                   help="policy whose rating is pinned (default auto: random, else heuristic; 'none' for no anchor)")
+                   help="policy whose rating is pinned (default auto: random, else heuristic; 'none' for no anchor); symmetric games only")
     p.add_argument("--no-records", action="store_true", help="leave the game records out of the --json file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_eval)
@@ -130,31 +194,67 @@ def add_eval_parser(subparsers: Any) -> None:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Run the tournament, print the table, write the JSON and the PNG."""
-    from mythzoo.training.evaluate import tournament, unique_labels
+    from mythzoo.training.evaluate import (
+        ROLES,
+        SOLO,
+        SYMMETRIC,
+        env_roles,
+        game_kind,
+        tournament,
+        unique_labels,
+    )
 
     env_name = resolve_env(args.env)
     kw = env_kwargs_from(args.env_arg)
     env = probe_env(env_name, args.players, kw)
     n = len(env.unwrapped.possible_agents)
+    kind = game_kind(env)
     anchor = None if args.anchor == "none" else args.anchor
-    if anchor not in (None, "auto") and anchor not in unique_labels(args.refs):
-        raise _usage_error(f"--anchor {anchor!r} is not one of the policies {unique_labels(args.refs)}")
-    check_policy_refs(env, args.refs, args.registry)
+    if kind != SYMMETRIC:
+        if args.anchor != "auto":
+            raise _usage_error(f"--anchor: {env_name} is {'a solo' if kind == SOLO else 'an asymmetric'} game; ratings (and their anchor) are "
+                               "only for symmetric games")
+        check_role_policy_refs(env, args.refs, args.registry)
+    else:
+        if anchor not in (None, "auto") and anchor not in unique_labels(args.refs):
+            raise _usage_error(f"--anchor {anchor!r} is not one of the policies {unique_labels(args.refs)}")
+        check_policy_refs(env, args.refs, args.registry)
     workers = args.workers or _default_workers(args.games)
-    print(f"mythzoo eval: {env_name}, {n} players, {len(args.refs)} policies, {args.games} games requested, seed {args.seed}, "
+    if kind == ROLES:
+        table = ", ".join(f"{r}: {len(a)} seat{'s' if len(a) > 1 else ''}" for r, a in env_roles(env).items())
+        what = f"{n} players ({table})"
+    elif kind == SOLO:
+        what = "solo"
+    else:
+        what = f"{n} players"
+    print(f"mythzoo eval: {env_name}, {what}, {len(args.refs)} policies, {args.games} games requested, seed {args.seed}, "
           f"{workers} worker{'s' if workers > 1 else ''}", flush=True)
     result = tournament(env_name, args.refs, args.games, num_players=args.players, workers=workers, seed=args.seed,
                         registry=args.registry, env_kwargs=kw, anchor=anchor, progress=not args.quiet)
     print()
     print(result.table())
     print()
-    if result.games != args.games:
-        print(f"{result.games} games: {args.games} rounded up to whole cycles of {len(result.cycle)} (lineups x seat rotations).")
     truncated = sum(r.truncated for r in result.records)
-    if truncated:
-        print(f"{truncated} games hit the turn cap (all seats tie: each gets 1/{n} of a win).")
-    print("games count seats; a win shared by k seats counts 1/k; 95% CI: Wilson score interval; mu/sigma: OpenSkill "
-          "Plackett-Luce" + (f", {result.anchor} pinned at mu 25" if result.anchor else "") + f"; {result.seconds:.1f} s.")
+    if kind == ROLES:
+        if result.games != args.games:
+            print(f"{result.games} games: {args.games} rounded up to whole deals ({len(result.pairings)} pairings play every deal).")
+        print(f"{truncated} game{'s' if truncated != 1 else ''} hit the turn cap. A role wins when its seats' mean final reward is the "
+              "highest; a draw (every side the same, e.g. the turn cap) is no win for either side.")
+        print(f"95% CI: Wilson score interval; games on the same deal are paired, not independent; {result.seconds:.1f} s.")
+    elif kind == SOLO:
+        if result.games != args.games:
+            print(f"{result.games} games: {args.games} rounded up to whole campaigns (every policy plays each campaign).")
+        if truncated:
+            print(f"{truncated} campaigns hit the turn cap.")
+        print("return: the sum of the rewards of a campaign; score: env.scores() at its end; 95% CI: Student t; the difference "
+              f"against {result.labels[0]} is paired by campaign; {result.seconds:.1f} s.")
+    else:
+        if result.games != args.games:
+            print(f"{result.games} games: {args.games} rounded up to whole cycles of {len(result.cycle)} (lineups x seat rotations).")
+        if truncated:
+            print(f"{truncated} games hit the turn cap (all seats tie: each gets 1/{n} of a win).")
+        print("games count seats; a win shared by k seats counts 1/k; 95% CI: Wilson score interval; mu/sigma: OpenSkill "
+              "Plackett-Luce" + (f", {result.anchor} pinned at mu 25" if result.anchor else "") + f"; {result.seconds:.1f} s.")
     for note in result.registry_notes:
         print(f"registry: {note}")
     if args.json:
@@ -209,7 +309,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     if args.check:
         state = "finished" if result.finished else "unfinished"
-        print(f"replay ok: {result.decisions} decisions ({state}); final rewards {result.final_rewards}, scores {result.scores}")
+        print(f"replay ok: {result.decisions} decisions ({state}); final rewards {result.final_rewards}, scores {result.scores}"
+              + (f", returns {result.returns}" if result.returns is not None and result.returns != result.final_rewards else ""))
     return 0
 
 

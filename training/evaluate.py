@@ -12,12 +12,17 @@ OpenSkill Plackett-Luce with an anchor, the JSON format, replays) is in ``docs/e
   statistics, a cross-play matrix, OpenSkill ratings; ``table()``, ``to_json()``, ``plot()``.
 - :func:`replay` / :func:`iter_replay` re-play a record from its seed and actions, refusing an
   illegal action or a result that differs from the record.
+- Asymmetric team games (several roles, e.g. Mythsgate's invoker and heroes) and solo games (one
+  agent) take the same :func:`tournament` call: ``ROLE:REF`` refs, every pairing of one policy per
+  role on the same deals (:class:`RoleTournamentResult`); every policy on the same campaigns
+  (:class:`SoloResult`). ``num_players`` counts every seat (:func:`env_size_kwargs`).
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import json
 import math
 import multiprocessing
@@ -25,7 +30,8 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from itertools import combinations, combinations_with_replacement
+from functools import cache
+from itertools import combinations, combinations_with_replacement, product
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -129,6 +135,7 @@ class GameRecord:
     env_config: dict[str, Any] = field(default_factory=dict)  # env.unwrapped.config, checked on replay
     illegal: dict[str, int] | None = None  # {"seat", "decision", "action"} if an illegal action ended the game
     index: int = 0  # position in a tournament
+    returns: list[float] | None = None  # per seat: the sum of every reward the seat got (shaped rewards included)
     format: str = RECORD_FORMAT
 
     def __post_init__(self) -> None:
@@ -192,10 +199,67 @@ def make_env(env_name: str, env_kwargs: dict[str, Any] | None = None) -> Any:
 
 
 def _env_kwargs(num_players: int | None, env_kwargs: dict[str, Any] | None) -> dict[str, Any]:
+    """``env_kwargs`` plus ``num_players`` (the symmetric games' size argument); see :func:`env_size_kwargs`."""
     kw = dict(env_kwargs or {})
     if num_players is not None:
         kw["num_players"] = int(num_players)
     return kw
+
+
+@cache
+def size_argument(env_name: str) -> tuple[str, int, int] | None:
+    """The env argument that sets how many players sit at the table: ``(name, offset, default)``
+    with players = value + offset, or None for an env with a fixed number of players.
+
+    Found from the env's signature: ``num_players`` (Mythic Baths: players = num_players), else the
+    first ``num_<something>`` integer argument (Mythsgate: ``num_heroes``, players = 1 invoker +
+    num_heroes); the offset is read off the env built with the default."""
+    from mythzoo.envs import ENVS, resolve
+
+    module = ENVS[resolve(env_name)][0]
+    init = getattr(getattr(module, "raw_env", None), "__init__", None) or module.env
+    params = inspect.signature(init).parameters
+    if "num_players" in params:
+        name = "num_players"
+    else:
+        names = [p.name for p in params.values() if p.name.startswith("num_") and type(p.default) is int]
+        if not names:
+            return None
+        name = names[0]
+    default = params[name].default
+    if type(default) is not int:
+        return None
+    seats = len(module.env().possible_agents)
+    return name, seats - default, default
+
+
+def env_size_kwargs(env_name: str, num_players: int | None, env_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The env keyword arguments for a table of ``num_players`` players (seats, every role counted):
+    Mythic Baths ``num_players=n``, Mythsgate ``num_heroes=n-1``; ``None``: the env's default, written
+    out. A fixed-size env (the solo game) takes no size: ``num_players`` must be None or its seat count.
+    A size also given in ``env_kwargs`` must agree. Raises ValueError."""
+    from mythzoo.envs import resolve
+
+    env_name = resolve(env_name)
+    kw = dict(env_kwargs or {})
+    arg = size_argument(env_name)
+    if arg is None:
+        if num_players is not None:
+            seats = len(make_env(env_name, kw).unwrapped.possible_agents)
+            if int(num_players) != seats:
+                raise ValueError(f"{env_name} is played by {seats} player{'s' if seats > 1 else ''} and has no player-count argument; got {num_players} players")
+        return kw
+    name, offset, default = arg
+    if num_players is None:
+        kw.setdefault(name, default)
+        return kw
+    want = int(num_players) - offset
+    if name in kw and kw[name] != want:
+        raise ValueError(f"{num_players} players means {name}={want} in {env_name}, but {name}={kw[name]} was also given")
+    kw[name] = want
+    return kw
+
+
 
 
 def run_game(
@@ -213,9 +277,11 @@ def run_game(
     seat_of = {a: i for i, a in enumerate(agents)}
     record.agents, record.env_config = agents, dict(getattr(u, "config", {}) or {})
     final: dict[str, float] = {}
+    returns = dict.fromkeys(agents, 0.0)
     try:
         for agent in env.agent_iter():
             obs, reward, term, trunc, _ = env.last()
+            returns[agent] += float(reward)
             if term or trunc:
                 final[agent] = float(reward)
                 record.terminated |= bool(term)
@@ -234,6 +300,7 @@ def run_game(
     except StopGame:
         return record
     record.final_rewards = [final.get(a, 0.0) for a in agents]
+    record.returns = [returns[a] for a in agents]
     if callable(getattr(u, "scores", None)):
         sc = u.scores()
         record.scores = [float(sc[a]) for a in agents] if isinstance(sc, dict) else [float(x) for x in sc]
@@ -263,7 +330,7 @@ def play_game(
     from mythzoo.envs import resolve
 
     env_name = resolve(env_name)
-    kw = _env_kwargs(num_players, env_kwargs)
+    kw = env_size_kwargs(env_name, num_players, env_kwargs)
     env = make_env(env_name, kw)
     n = len(env.unwrapped.possible_agents)
     if len(policy_refs_by_seat) != n:
@@ -287,6 +354,7 @@ class ReplayStep:
     text: str | None  # the ansi rendering (None when rendering is off)
     final_rewards: list[float] | None = None
     scores: list[float] | None = None
+    returns: list[float] | None = None
 
 
 def _close(a: Sequence[float] | None, b: Sequence[float] | None) -> bool:
@@ -309,9 +377,11 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
     agents = list(u.possible_agents)
     seat_of = {a: i for i, a in enumerate(agents)}
     final: dict[str, float] = {}
+    returns = dict.fromkeys(agents, 0.0)
     k = 0
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
+        returns[agent] += float(reward)
         if term or trunc:
             final[agent] = float(reward)
             env.step(None)
@@ -344,7 +414,10 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
             raise ReplayError(f"final rewards {rewards} differ from the record's {record.final_rewards}")
         if record.scores is not None and not _close(scores, record.scores):
             raise ReplayError(f"scores {scores} differ from the record's {record.scores}")
-    yield ReplayStep(k, None, None, None, u.render_text(seat if seat is not None else 0) if render else None, rewards, scores)
+        if record.returns is not None and not _close([returns[a] for a in agents], record.returns):
+            raise ReplayError(f"returns {[returns[a] for a in agents]} differ from the record's {record.returns}")
+    yield ReplayStep(k, None, None, None, u.render_text(seat if seat is not None else 0) if render else None, rewards, scores,
+                     [returns[a] for a in agents])
 
 
 @dataclass
@@ -355,6 +428,7 @@ class ReplayResult:
     final_rewards: list[float] | None
     scores: list[float] | None
     finished: bool
+    returns: list[float] | None = None
 
 
 def replay(
@@ -389,7 +463,8 @@ def replay(
             out.write(f"replay ok: {last.decision} decisions; final rewards match the record: " + "; ".join(parts) + "\n")
         else:
             out.write(f"replay ok: the record stops after {len(record.actions)} decisions (unfinished game)\n")
-    return ReplayResult(len(record.actions), last.final_rewards if done else None, last.scores if done else None, done)
+    return ReplayResult(len(record.actions), last.final_rewards if done else None, last.scores if done else None, done,
+                        last.returns if done else None)
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -673,7 +748,7 @@ def tournament(
     env_name: str,
     refs: Sequence[str],
     games: int,
-    num_players: int | None = 2,
+    num_players: int | None = None,
     workers: int = 1,
     seed: int = 0,
     registry: Any = None,
@@ -682,8 +757,18 @@ def tournament(
     anchor: str | None = "auto",
     loader: Callable[..., Any] | None = None,
     progress: bool = True,
-) -> TournamentResult:
+) -> TournamentResult | RoleTournamentResult | SoloResult:
     """Play at least ``games`` games of ``env_name`` among the policies ``refs`` and rate them.
+
+    ``num_players``: players at the table, every seat counted (None: the env's default; see
+    :func:`env_size_kwargs`). What is played depends on the game (:func:`game_kind`):
+
+    - symmetric (Mythic Baths): the seat-balanced tournament below, a :class:`TournamentResult`;
+    - asymmetric / team (Mythsgate): ``refs`` are ``ROLE:REF``; every combination of one policy per
+      role (a pairing; a role's policy plays all its seats) plays the same deals; a
+      :class:`RoleTournamentResult` (side win rates with Wilson intervals, draws); no ratings;
+    - solo (Mythwind Innkeeper): every policy plays the same campaigns; a :class:`SoloResult` (mean
+      return and score with t intervals, paired differences against the first policy).
 
     Schedule: :func:`seatings` (every policy in every seat equally), repeated and rounded up to
     whole cycles; all rotations of a lineup in one cycle share the deal (env seed), each game's
@@ -693,8 +778,6 @@ def tournament(
     present, else ``heuristic``, else none). With a ``registry`` (object or path), each
     non-baseline policy's rating and eval summary are recorded through the registry's
     ``record_rating`` / ``record_eval``."""
-    from tqdm import tqdm
-
     from mythzoo.envs import resolve
 
     if not refs:
@@ -704,8 +787,11 @@ def tournament(
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     env_name = resolve(env_name)
-    kw = _env_kwargs(num_players, env_kwargs)
+    kw = env_size_kwargs(env_name, num_players, env_kwargs)
     probe = make_env(env_name, kw)
+    kind = game_kind(probe)
+    if kind != SYMMETRIC:
+        return _role_or_solo_tournament(kind, env_name, kw, probe, list(refs), games, workers, seed, registry, loader, progress)
     n = len(probe.unwrapped.possible_agents)
     refs, labels = list(refs), unique_labels(refs)
     load = loader or _load_policy
@@ -719,12 +805,29 @@ def tournament(
         c, j = divmod(i, len(cycle))
         deal = derive_seed(seed, _TAG_DEAL, c, j // n)
         specs.append((i, cycle[j], deal, [derive_seed(seed, _TAG_POLICY, i, s) for s in range(n)]))
+    start = time.perf_counter()
+    records = _play_specs(env_name, kw, play_refs, labels, registry, load, specs, workers, progress)
+    result = summarise(env_name, kw, n, seed, refs, labels, anchor, cycle, records, play_refs)
+    result.seconds = time.perf_counter() - start
+    if registry is not None:
+        result.registry_notes = record_in_registry(registry, result)
+    return result
+
+
+def _play_specs(
+    env_name: str, kw: dict[str, Any], play_refs: Sequence[str], labels: Sequence[str], registry: Any, load: Callable[..., Any],
+    specs: list[tuple[Any, ...]], workers: int, progress: bool,
+) -> list[GameRecord]:
+    """Play the games ``specs`` (index, policy index per seat, env seed, policy seeds) on ``workers``
+    processes; the records sorted by index (the same for any ``workers``)."""
+    from tqdm import tqdm
+
+    total = len(specs)
     reg = _registry_key(registry)
     workers = min(workers, total)
     chunk = max(1, min(25, total // (4 * workers) or 1))
-    tasks = [(env_name, kw, play_refs, labels, reg, load, specs[a:a + chunk]) for a in range(0, total, chunk)]
+    tasks = [(env_name, kw, list(play_refs), list(labels), reg, load, specs[a:a + chunk]) for a in range(0, total, chunk)]
     records: list[GameRecord] = []
-    start = time.perf_counter()
     with tqdm(total=total, unit="game", desc=f"eval {env_name}", dynamic_ncols=True, disable=not progress, file=sys.stderr) as bar:
         if workers == 1:
             for t in tasks:
@@ -738,11 +841,7 @@ def tournament(
                     records += done
                     bar.update(len(done))
     records.sort(key=lambda r: r.index)
-    result = summarise(env_name, kw, n, seed, refs, labels, anchor, cycle, records, play_refs)
-    result.seconds = time.perf_counter() - start
-    if registry is not None:
-        result.registry_notes = record_in_registry(registry, result)
-    return result
+    return records
 
 
 def summarise(
@@ -891,6 +990,634 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
         bar.set_label(f"win rate (white = fair {100 * fair:.0f}%)", fontsize=8)
 
     fig.suptitle(f"{result.env}, {result.num_players} players: {result.games} games, seed {result.seed}", fontsize=11)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ------------------------------------------------------------- team (asymmetric) and solo games
+SYMMETRIC, ROLES, SOLO = "symmetric", "roles", "solo"
+Z95 = 1.959963984540054  # the normal 97.5% quantile
+
+
+def env_roles(env: Any) -> dict[str, list[str]]:
+    """Every role of ``env`` and its agents (``env.unwrapped.roles()``; one role ``player`` if the env has none)."""
+    u = env.unwrapped
+    if callable(getattr(u, "roles", None)):
+        return {r: list(a) for r, a in u.roles().items()}
+    return {"player": list(u.possible_agents)}
+
+
+def game_kind(env: Any) -> str:
+    """``solo`` (one agent), ``roles`` (several roles: an asymmetric or team game) or ``symmetric``."""
+    if len(env.unwrapped.possible_agents) == 1:
+        return SOLO
+    return ROLES if len(env_roles(env)) > 1 else SYMMETRIC
+
+
+def split_role_ref(ref: str, roles: Sequence[str]) -> tuple[str | None, str]:
+    """``("hero", "random")`` for ``"hero:random"`` when ``hero`` is one of ``roles``, else ``(None, ref)``
+    (``toy:3`` stays a checkpoint ref unless ``toy`` is a role: write ``hero:toy:3``)."""
+    head, sep, rest = ref.partition(":")
+    if sep and head in roles and rest:
+        return head, rest
+    return None, ref
+
+
+def parse_role_refs(env: Any, refs: Sequence[str]) -> list[tuple[str, str]]:
+    """``(role, ref)`` for every ``ROLE:REF`` of an asymmetric game; ValueError for a ref without a
+    known role prefix, or a role that gets no policy."""
+    roles = env_roles(env)
+    name = env.unwrapped.env_name
+    example = " ".join(f"{r}:random" for r in roles)
+    out = []
+    for ref in refs:
+        role, rest = split_role_ref(ref, list(roles))
+        if role is None:
+            head, sep, _ = ref.partition(":")
+            why = f"{head!r} is not a role" if sep and head not in roles else "no role given"
+            raise ValueError(f"{name} is an asymmetric game with roles {', '.join(roles)}: give every policy as ROLE:REF "
+                             f"(e.g. {example}); {ref!r}: {why}")
+        out.append((role, rest))
+    missing = [r for r in roles if all(role != r for role, _ in out)]
+    if missing:
+        raise ValueError(f"{name}: no policy for role{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+                         f"every role needs at least one, e.g. {missing[0]}:random")
+    return out
+
+
+def checkpoint_role(policy: Any, registry: Any = None) -> str | None:
+    """The role a loaded checkpoint policy was trained for (``None``: any role, or not a checkpoint)."""
+    role = getattr(policy, "role", None)
+    if isinstance(role, str) and role:
+        return role
+    cid = getattr(policy, "checkpoint_id", None)
+    if cid is None:
+        return None
+    from mythzoo.policies.refs import open_registry
+
+    reg = _open_registry(registry) or open_registry(None)
+    return reg.resolve(str(cid)).role
+
+
+def check_role_refs(env: Any, role_refs: Sequence[tuple[str, str]], registry: Any = None,
+                    loader: Callable[..., Any] | None = None) -> list[str]:
+    """:func:`check_refs` for ``(role, ref)`` pairs: load each once and refuse (ValueError) a checkpoint
+    trained for another role than the seats it is given. Returns the pinned refs."""
+    load = loader or _load_policy
+    roles = env_roles(env)
+    pinned = {}
+    for role, ref in dict.fromkeys(role_refs):
+        policy = load(ref, env, registry, 0)
+        cid = getattr(policy, "checkpoint_id", None)
+        trained = checkpoint_role(policy, registry)
+        if trained is not None and not all(a.startswith(trained) for a in roles[role]):
+            raise ValueError(f"checkpoint {ref!r} ({cid}) was trained for role {trained!r}; it cannot play the {role} "
+                             f"seats ({', '.join(roles[role])}): give it as {trained}:{ref}")
+        pinned[(role, ref)] = str(cid or ref)
+    return [pinned[rr] for rr in role_refs]
+
+
+def t_quantile(df: int, q: float = 0.975) -> float:
+    """Student's t quantile (SciPy when installed, else a Cornish-Fisher expansion, exact to ~1e-4 for df >= 3)."""
+    try:
+        from scipy.stats import t
+
+        return float(t.ppf(q, df))
+    except ImportError:
+        if q != 0.975:
+            raise
+        z = Z95
+        g = [(z**3 + z) / 4, (5 * z**5 + 16 * z**3 + 3 * z) / 96, (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+             (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160]
+        return z + sum(gi / df ** (i + 1) for i, gi in enumerate(g))
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float, float]:
+    """``(mean, lo, hi, sd)``: the mean with its 95% Student-t interval and the sample sd (ddof 1);
+    one value gives an unbounded interval (nan), none gives all nan."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return (math.nan,) * 4
+    m = float(x.mean())
+    if x.size == 1:
+        return m, math.nan, math.nan, math.nan
+    sd = float(x.std(ddof=1))
+    half = t_quantile(x.size - 1) * sd / math.sqrt(x.size)
+    return m, m - half, m + half, sd
+
+
+def role_outcome(record: GameRecord, seat_roles: Sequence[str], roles: Sequence[str]) -> tuple[list[float], bool]:
+    """Each role's share of the win and whether the game was a draw. A role's result is the mean
+    final reward of its seats; the role(s) with the best result share the win; when every role has
+    the same result (the turn cap: all rewards 0) nobody wins: a draw."""
+    rw = record.final_rewards or [0.0] * len(seat_roles)
+    res = [float(np.mean([r for r, sr in zip(rw, seat_roles) if sr == role])) for role in roles]
+    best = max(res)
+    top = [x == best for x in res]
+    if all(top):
+        return [0.0] * len(roles), True
+    return [1.0 / sum(top) if t else 0.0 for t in top], False
+
+
+def _fmt_ci(lo: float, hi: float, pct: bool = True) -> str:
+    if math.isnan(lo):
+        return "-"
+    return f"{100 * lo:.1f}-{100 * hi:.1f}%" if pct else f"{lo:.2f} to {hi:.2f}"
+
+
+def _nan_none(x: float | None) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+@dataclass
+class PairingStats:
+    """One pairing of an asymmetric tournament: a policy per role, on the same deals as every pairing."""
+
+    policies: list[str]  # label per role
+    games: int
+    wins: list[float]  # per role
+    draws: int
+    truncated: int
+    illegal: int
+    mean_score: list[float | None]  # per role: mean over games of the role's mean seat score
+
+    def win_rate(self, r: int) -> float:
+        return self.wins[r] / self.games if self.games else 0.0
+
+    def win_ci(self, r: int) -> tuple[float, float]:
+        return wilson_interval(self.wins[r], self.games)
+
+
+@dataclass
+class RolePolicyStats:
+    """One policy of an asymmetric tournament, over all its pairings (its games are games, not seats)."""
+
+    label: str
+    role: str
+    ref: str
+    played_as: str
+    games: int
+    wins: float
+    draws: int
+    win_rate: float
+    win_ci: tuple[float, float]
+    mean_reward: float
+    mean_score: float | None
+
+
+@dataclass
+class RoleTournamentResult:
+    """An asymmetric (team) tournament: every combination of one policy per role on the same deals."""
+
+    env: str
+    env_kwargs: dict[str, Any]
+    num_players: int
+    seed: int
+    roles: dict[str, list[str]]  # role -> its agents
+    labels: list[str]
+    refs: list[str]
+    cycle: list[tuple[int, ...]]  # one pairing per entry: the policy index per seat
+    pairings: list[PairingStats]
+    stats: list[RolePolicyStats]
+    records: list[GameRecord]
+    seconds: float = 0.0
+    registry_notes: list[str] = field(default_factory=list)
+    kind: str = ROLES
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def deals(self) -> int:
+        """Deals played by every pairing."""
+        return self.games // max(1, len(self.pairings))
+
+    def by_label(self) -> dict[str, RolePolicyStats]:
+        return {s.label: s for s in self.stats}
+
+    def pairing(self, *labels: str) -> PairingStats:
+        """The pairing of these labels (one per role, in role order)."""
+        return next(p for p in self.pairings if p.policies == list(labels))
+
+    def to_dict(self, include_records: bool = True) -> dict[str, Any]:
+        roles = list(self.roles)
+        d: dict[str, Any] = {
+            "format": RESULT_FORMAT, "kind": ROLES, "env": self.env, "env_kwargs": self.env_kwargs, "num_players": self.num_players,
+            "seed": self.seed, "games": self.games, "truncated_games": sum(r.truncated for r in self.records),
+            "draws": sum(p.draws for p in self.pairings), "seconds": round(self.seconds, 3), "roles": self.roles,
+            "schedule": {
+                "scheme": "every combination of one policy per role (a policy plays every seat of its role); every pairing plays the same deals",
+                "cycle_length": len(self.cycle), "cycles": self.deals, "cycle": [list(c) for c in self.cycle],
+            },
+            "pairings": [
+                {
+                    "policies": dict(zip(roles, p.policies)), "games": p.games,
+                    "wins": dict(zip(roles, p.wins)), "win_rate": {r: p.win_rate(i) for i, r in enumerate(roles)},
+                    "win_ci95": {r: list(p.win_ci(i)) for i, r in enumerate(roles)},
+                    "draws": p.draws, "draw_rate": p.draws / p.games if p.games else 0.0, "truncated": p.truncated,
+                    "illegal": p.illegal, "mean_score": dict(zip(roles, p.mean_score)),
+                }
+                for p in self.pairings
+            ],
+            "policies": [
+                {"label": s.label, "role": s.role, "ref": s.ref, "played_as": s.played_as, "games": s.games, "wins": s.wins,
+                 "draws": s.draws, "win_rate": s.win_rate, "win_ci95": list(s.win_ci), "mean_reward": s.mean_reward,
+                 "mean_score": s.mean_score}
+                for s in self.stats
+            ],
+        }
+        if self.registry_notes:
+            d["registry"] = self.registry_notes
+        if include_records:
+            d["records"] = [r.to_dict() for r in self.records]
+        return d
+
+    def to_json(self, path: str | Path, include_records: bool = True) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(self.to_dict(include_records), indent=1) + "\n")
+
+    def table(self) -> str:
+        """The pairing table (each role's win rate with a 95% Wilson interval, draws), then each
+        policy over all its pairings, then who sits where."""
+        roles = list(self.roles)
+        has_scores = any(x is not None for p in self.pairings for x in p.mean_score)
+        header = list(roles) + ["games"]
+        for r in roles:
+            header += [f"{r} wins", "95% CI"]
+        header += ["draws"] + [f"{r} score" for r in roles if has_scores]
+        rows = []
+        for p in self.pairings:
+            row: list[object] = list(p.policies) + [p.games]
+            for i in range(len(roles)):
+                row += [f"{100 * p.win_rate(i):.1f}%", _fmt_ci(*p.win_ci(i))]
+            row += [f"{p.draws} ({100 * p.draws / p.games:.1f}%)" if p.games else "0"]
+            if has_scores:
+                row += ["-" if x is None else f"{x:.2f}" for x in p.mean_score]
+            rows.append(row)
+        parts = [f"pairings: {len(self.pairings)}, each on the same {self.deals} deal{'s' if self.deals != 1 else ''}",
+                 format_table(rows, header, right=range(len(roles), len(header)))]
+        header = ["policy", "role", "games", "wins", "win rate", "95% CI", "draws", "mean reward"] + (["mean score"] if has_scores else [])
+        rows = []
+        for s in self.stats:
+            row = [s.label, s.role, s.games, _num(s.wins), f"{100 * s.win_rate:.1f}%", _fmt_ci(*s.win_ci), s.draws, f"{s.mean_reward:+.3f}"]
+            if has_scores:
+                row += ["-" if s.mean_score is None else f"{s.mean_score:.2f}"]
+            rows.append(row)
+        parts += ["", "each policy over all its pairings:", format_table(rows, header, right=range(2, len(header)))]
+        parts += ["", "seats: " + "; ".join(f"{r}: {', '.join(a)}" for r, a in self.roles.items())
+                  + " (a role's policy plays every seat of that role)"]
+        return "\n".join(parts)
+
+    def plot(self, path: str | Path) -> None:
+        """A PNG: for two roles a heatmap of the first role's win rate per pairing (cells: both sides'
+        win rates and the draws), and every policy's win rate with its Wilson interval."""
+        plot_roles(self, path)
+
+
+@dataclass
+class SoloPolicyStats:
+    """One policy of a solo evaluation: returns and scores with 95% t intervals, the paired difference
+    against the first policy on the same campaigns."""
+
+    label: str
+    ref: str
+    played_as: str
+    games: int
+    mean_return: float
+    return_ci: tuple[float, float]
+    sd_return: float
+    mean_score: float | None
+    score_ci: tuple[float, float] | None
+    sd_score: float | None
+    diff: float | None  # mean of (this return - first policy's return) over the same campaigns
+    diff_ci: tuple[float, float] | None
+    truncated: int
+    illegal: int
+
+
+@dataclass
+class SoloResult:
+    """A solo-game evaluation: every policy plays the same seeded campaigns."""
+
+    env: str
+    env_kwargs: dict[str, Any]
+    seed: int
+    labels: list[str]
+    refs: list[str]
+    stats: list[SoloPolicyStats]
+    returns: list[list[float]]  # per policy, per campaign (campaign order)
+    records: list[GameRecord]
+    seconds: float = 0.0
+    registry_notes: list[str] = field(default_factory=list)
+    num_players: int = 1
+    kind: str = SOLO
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def campaigns(self) -> int:
+        return self.games // max(1, len(self.labels))
+
+    @property
+    def cycle(self) -> list[tuple[int, ...]]:
+        return [(p,) for p in range(len(self.labels))]
+
+    def by_label(self) -> dict[str, SoloPolicyStats]:
+        return {s.label: s for s in self.stats}
+
+    def to_dict(self, include_records: bool = True) -> dict[str, Any]:
+        first = self.labels[0]
+        d: dict[str, Any] = {
+            "format": RESULT_FORMAT, "kind": SOLO, "env": self.env, "env_kwargs": self.env_kwargs, "num_players": 1, "seed": self.seed,
+            "games": self.games, "campaigns": self.campaigns, "truncated_games": sum(r.truncated for r in self.records),
+            "seconds": round(self.seconds, 3),
+            "schedule": {"scheme": "every policy plays the same seeded campaigns", "cycle_length": len(self.labels), "cycles": self.campaigns},
+            "interval": "95% Student t (mean ± t(0.975, n-1) sd / sqrt(n)); differences paired by campaign",
+            "policies": [
+                {"label": s.label, "ref": s.ref, "played_as": s.played_as, "games": s.games, "mean_return": s.mean_return,
+                 "return_ci95": [_nan_none(x) for x in s.return_ci], "sd_return": _nan_none(s.sd_return),
+                 "mean_score": s.mean_score, "score_ci95": None if s.score_ci is None else [_nan_none(x) for x in s.score_ci],
+                 "sd_score": _nan_none(s.sd_score),
+                 "diff_vs_first": None if s.diff is None else {"against": first, "mean": s.diff,
+                                                               "ci95": [_nan_none(x) for x in s.diff_ci or (math.nan, math.nan)]},
+                 "truncated": s.truncated, "illegal": s.illegal}
+                for s in self.stats
+            ],
+        }
+        if self.registry_notes:
+            d["registry"] = self.registry_notes
+        if include_records:
+            d["records"] = [r.to_dict() for r in self.records]
+        return d
+
+    def to_json(self, path: str | Path, include_records: bool = True) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(self.to_dict(include_records), indent=1) + "\n")
+
+    def table(self) -> str:
+        """Mean return (and score) with 95% t intervals, and the paired difference against the first policy."""
+        has_scores = any(s.mean_score is not None for s in self.stats)
+        first = self.labels[0]
+        header = ["policy", "games", "mean return", "95% CI", "sd"]
+        header += ["mean score", "95% CI", "sd"] if has_scores else []
+        header += [f"return - {first}", "95% CI (paired)"]
+        rows = []
+        for s in self.stats:
+            row: list[object] = [s.label, s.games, f"{s.mean_return:.2f}", _fmt_ci(*s.return_ci, pct=False), _fmt_f(s.sd_return)]
+            if has_scores:
+                row += ["-" if s.mean_score is None else f"{s.mean_score:.2f}", _fmt_ci(*(s.score_ci or (math.nan, math.nan)), pct=False),
+                        _fmt_f(s.sd_score)]
+            row += ["-" if s.diff is None else f"{s.diff:+.2f}", "-" if s.diff_ci is None else _fmt_ci(*s.diff_ci, pct=False)]
+            rows.append(row)
+        return f"{self.campaigns} campaign{'s' if self.campaigns != 1 else ''}, the same for every policy\n" + format_table(rows, header)
+
+    def plot(self, path: str | Path) -> None:
+        """A PNG: the distribution of returns per policy (box plot and points, mean with its 95% t
+        interval) and the paired differences against the first policy."""
+        plot_solo(self, path)
+
+
+def _fmt_f(x: float | None) -> str:
+    return "-" if x is None or math.isnan(x) else f"{x:.2f}"
+
+
+def _role_or_solo_tournament(
+    kind: str, env_name: str, kw: dict[str, Any], probe: Any, refs: list[str], games: int, workers: int, seed: int,
+    registry: Any, loader: Callable[..., Any] | None, progress: bool,
+) -> RoleTournamentResult | SoloResult:
+    """The tournament of an asymmetric (``roles``) or ``solo`` game (see :func:`tournament`)."""
+    u = probe.unwrapped
+    agents = list(u.possible_agents)
+    n = len(agents)
+    roles = env_roles(probe)
+    load = loader or _load_policy
+    labels = unique_labels(refs)
+    if kind == SOLO:
+        role_refs = [(next(iter(roles)), split_role_ref(ref, list(roles))[1]) for ref in refs]  # "innkeeper:" is optional
+        cycle = [(p,) for p in range(len(refs))]
+    else:
+        role_refs = parse_role_refs(probe, refs)
+        by_role = [[i for i, (r, _) in enumerate(role_refs) if r == role] for role in roles]
+        seat_role = [list(roles).index(u.agent_role(a)) for a in agents]
+        cycle = [tuple(pair[seat_role[s]] for s in range(n)) for pair in product(*by_role)]
+    play_refs = check_role_refs(probe, role_refs, registry, load)
+    total = -(-games // len(cycle)) * len(cycle)
+    specs = []
+    for i in range(total):
+        c = i // len(cycle)
+        specs.append((i, cycle[i % len(cycle)], derive_seed(seed, _TAG_DEAL, c, 0), [derive_seed(seed, _TAG_POLICY, i, s) for s in range(n)]))
+    start = time.perf_counter()
+    records = _play_specs(env_name, kw, play_refs, labels, registry, load, specs, workers, progress)
+    pinned = list(play_refs)
+    if kind == SOLO:
+        result: RoleTournamentResult | SoloResult = summarise_solo(env_name, kw, seed, [r for _, r in role_refs], labels, records, pinned)
+    else:
+        result = summarise_roles(env_name, kw, seed, roles, [u.agent_role(a) for a in agents], role_refs, labels, cycle, records, pinned)
+    result.seconds = time.perf_counter() - start
+    if registry is not None:
+        result.registry_notes = record_evals_in_registry(registry, result)
+    return result
+
+
+def summarise_roles(
+    env_name: str, env_kwargs: dict[str, Any], seed: int, roles: dict[str, list[str]], seat_roles: Sequence[str],
+    role_refs: Sequence[tuple[str, str]], labels: Sequence[str], cycle: list[tuple[int, ...]], records: Sequence[GameRecord],
+    pinned: Sequence[str],
+) -> RoleTournamentResult:
+    """Per-pairing and per-policy statistics of an asymmetric tournament (see :func:`role_outcome`)."""
+    role_names = list(roles)
+    R = len(role_names)
+    first_seat = [seat_roles.index(r) for r in role_names]  # a seat of each role: its policy index in a seating
+    key_of = {tuple(c[first_seat[j]] for j in range(R)): c for c in cycle}
+    acc: dict[tuple[int, ...], dict[str, Any]] = {k: {"games": 0, "wins": [0.0] * R, "draws": 0, "trunc": 0, "illegal": 0,
+                                                      "scores": [[] for _ in range(R)]} for k in key_of}
+    k = len(labels)
+    pg, pw, pd = [0] * k, [0.0] * k, [0] * k
+    prew: list[list[float]] = [[] for _ in range(k)]
+    psc: list[list[float]] = [[] for _ in range(k)]
+    idx = {lab: i for i, lab in enumerate(labels)}
+    for rec in records:
+        if not rec.finished:
+            continue
+        seat_pol = [idx[lab] for lab in rec.labels]
+        key = tuple(seat_pol[first_seat[j]] for j in range(R))
+        shares, draw = role_outcome(rec, seat_roles, role_names)
+        a = acc[key]
+        a["games"] += 1
+        a["draws"] += draw
+        a["trunc"] += rec.truncated
+        a["illegal"] += rec.illegal is not None
+        for j, role in enumerate(role_names):
+            a["wins"][j] += shares[j]
+            seats = [s for s, sr in enumerate(seat_roles) if sr == role]
+            p = key[j]
+            pg[p] += 1
+            pw[p] += shares[j]
+            pd[p] += draw
+            prew[p].append(float(np.mean([rec.final_rewards[s] for s in seats])))
+            if rec.scores is not None:
+                sc = float(np.mean([rec.scores[s] for s in seats]))
+                a["scores"][j].append(sc)
+                psc[p].append(sc)
+    pairings = [
+        PairingStats([labels[p] for p in key], a["games"], a["wins"], a["draws"], a["trunc"], a["illegal"],
+                     [float(np.mean(x)) if x else None for x in a["scores"]])
+        for key, a in acc.items()
+    ]
+    stats = [
+        RolePolicyStats(lab, role_refs[p][0], role_refs[p][1], pinned[p], pg[p], pw[p], pd[p], pw[p] / pg[p] if pg[p] else 0.0,
+                        wilson_interval(pw[p], pg[p]), float(np.mean(prew[p])) if prew[p] else 0.0,
+                        float(np.mean(psc[p])) if psc[p] else None)
+        for p, lab in enumerate(labels)
+    ]
+    n = len(seat_roles)
+    return RoleTournamentResult(env_name, dict(env_kwargs), n, seed, {r: list(a) for r, a in roles.items()}, list(labels),
+                                [f"{r}:{ref}" for r, ref in role_refs], cycle, pairings, stats, list(records))
+
+
+def summarise_solo(env_name: str, env_kwargs: dict[str, Any], seed: int, refs: Sequence[str], labels: Sequence[str],
+                   records: Sequence[GameRecord], pinned: Sequence[str]) -> SoloResult:
+    """Per-policy returns and scores with t intervals, and paired differences against the first policy."""
+    k = len(labels)
+    idx = {lab: i for i, lab in enumerate(labels)}
+    by_campaign: dict[int, dict[int, GameRecord]] = {}
+    for rec in records:
+        if rec.finished:
+            by_campaign.setdefault(rec.index // k, {})[idx[rec.labels[0]]] = rec
+    camps = sorted(by_campaign)
+
+    def ret(r: GameRecord) -> float:
+        return float(r.returns[0] if r.returns is not None else r.final_rewards[0])
+
+    returns = [[ret(by_campaign[c][p]) for c in camps if p in by_campaign[c]] for p in range(k)]
+    stats = []
+    for p, lab in enumerate(labels):
+        recs = [by_campaign[c][p] for c in camps if p in by_campaign[c]]
+        m, lo, hi, sd = mean_interval(returns[p])
+        scores = [r.scores[0] for r in recs if r.scores is not None]
+        sm, slo, shi, ssd = mean_interval(scores) if scores else (None, math.nan, math.nan, None)
+        diff = diff_ci = None
+        if p > 0:
+            pairs = [ret(by_campaign[c][p]) - ret(by_campaign[c][0]) for c in camps if p in by_campaign[c] and 0 in by_campaign[c]]
+            if pairs:
+                dm, dlo, dhi, _ = mean_interval(pairs)
+                diff, diff_ci = dm, (dlo, dhi)
+        stats.append(SoloPolicyStats(lab, refs[p], pinned[p], len(recs), m, (lo, hi), sd, sm, None if sm is None else (slo, shi), ssd,
+                                     diff, diff_ci, sum(r.truncated for r in recs), sum(r.illegal is not None for r in recs)))
+    return SoloResult(env_name, dict(env_kwargs), seed, list(labels), list(refs), stats, returns, list(records))
+
+
+def record_evals_in_registry(registry: Any, result: RoleTournamentResult | SoloResult) -> list[str]:
+    """Store the eval summary of each checkpoint of an asymmetric or solo evaluation in ``registry``
+    (``record_eval(ref, summary, name="eval <env> <role>")``; no rating: see docs/evaluation.md)."""
+    reg = _open_registry(registry)
+    summary = result.to_dict(include_records=False)
+    notes = []
+    for s in result.stats:
+        if s.ref in BASELINES or s.ref == HUMAN:
+            continue
+        what = getattr(s, "role", None) or "solo"
+        reg.record_eval(s.played_as, {**summary, "policy": s.label}, name=f"eval {result.env} {what}")
+        notes.append(f"{s.label} ({s.played_as}): eval result recorded")
+    return notes
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_roles(result: RoleTournamentResult, path: str | Path) -> None:
+    """Write an asymmetric tournament's PNG (see :meth:`RoleTournamentResult.plot`)."""
+    plt = _plt()
+    roles = list(result.roles)
+    heat = len(roles) == 2
+    fig, axes = plt.subplots(1, 2 if heat else 1, figsize=(14 if heat else 8, max(3.5, 0.5 * len(result.stats) + 2)), squeeze=False)
+    if heat:
+        rows = [s.label for s in result.stats if s.role == roles[0]]
+        cols = [s.label for s in result.stats if s.role == roles[1]]
+        m = np.full((len(rows), len(cols)), np.nan)
+        ax = axes[0][0]
+        for p in result.pairings:
+            i, j = rows.index(p.policies[0]), cols.index(p.policies[1])
+            m[i, j] = p.win_rate(0)
+            lo, hi = p.win_ci(0)
+            ax.text(j, i, f"{roles[0]} {100 * p.win_rate(0):.0f}% [{100 * lo:.0f}-{100 * hi:.0f}]\n{roles[1]} {100 * p.win_rate(1):.0f}%"
+                    f"\ndraws {100 * p.draws / max(1, p.games):.0f}%  (n={p.games})", ha="center", va="center", fontsize=7,
+                    color="white" if abs(p.win_rate(0) - 0.5) > 0.3 else "black")
+        im = ax.imshow(m, cmap="RdBu", vmin=0.0, vmax=1.0)
+        ax.set_xticks(range(len(cols)), cols, rotation=20, ha="right")
+        ax.set_yticks(range(len(rows)), rows)
+        ax.set_xlabel(f"{roles[1]} policy (plays every {roles[1]} seat)")
+        ax.set_ylabel(f"{roles[0]} policy")
+        ax.set_title(f"{roles[0]} win rate per pairing (95% Wilson interval)", fontsize=10)
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.02).set_label(f"{roles[0]} win rate", fontsize=8)
+    ax = axes[0][-1]
+    stats = list(reversed(result.stats))
+    for i, s in enumerate(stats):
+        lo, hi = s.win_ci
+        color = f"C{roles.index(s.role)}"
+        ax.barh(i, s.win_rate, color=color, alpha=0.3, height=0.6)
+        ax.errorbar(s.win_rate, i, xerr=[[s.win_rate - lo], [hi - s.win_rate]], fmt="o", color=color, capsize=4, lw=2)
+        left = s.win_rate < 0.5
+        ax.annotate(f"{100 * s.win_rate:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%], draws {s.draws} of {s.games}", (s.win_rate, i),
+                    textcoords="offset points", xytext=(6 if left else -6, 9), ha="left" if left else "right", fontsize=8)
+    ax.set_yticks(range(len(stats)), [s.label for s in stats])
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate over all pairings, 95% Wilson interval (draws count as no win)")
+    ax.set_title("Each policy, by role", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"{result.env} {result.env_kwargs}: {result.games} games ({result.deals} deals x {len(result.pairings)} pairings), "
+                 f"seed {result.seed}", fontsize=11)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_solo(result: SoloResult, path: str | Path) -> None:
+    """Write a solo evaluation's PNG (see :meth:`SoloResult.plot`)."""
+    plt = _plt()
+    k = len(result.labels)
+    fig, axes = plt.subplots(1, 2, figsize=(13, max(3.5, 0.6 * k + 2)))
+    ax = axes[0]
+    data = [np.asarray(r, dtype=float) for r in result.returns]
+    side = {"orientation": "horizontal"} if "orientation" in inspect.signature(ax.boxplot).parameters else {"vert": False}
+    ax.boxplot([d if d.size else np.array([np.nan]) for d in data], positions=range(k), widths=0.5, showfliers=False, **side)
+    rng = np.random.default_rng(0)
+    for i, (d, s) in enumerate(zip(data, result.stats)):
+        ax.scatter(d, i + rng.uniform(-0.18, 0.18, d.size), s=6, alpha=0.35, color=f"C{i}")
+        if not math.isnan(s.return_ci[0]):
+            ax.errorbar(s.mean_return, i, xerr=[[s.mean_return - s.return_ci[0]], [s.return_ci[1] - s.mean_return]], fmt="D", color="black",
+                        capsize=4, zorder=5)
+    ax.set_yticks(range(k), result.labels)
+    ax.set_xlabel("return per campaign (box: quartiles; diamond: mean with 95% t interval)")
+    ax.set_title("Returns", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    ax = axes[1]
+    first = result.labels[0]
+    for i, s in enumerate(result.stats):
+        if s.diff is None:
+            continue
+        lo, hi = s.diff_ci or (math.nan, math.nan)
+        ax.errorbar(s.diff, i, xerr=None if math.isnan(lo) else [[s.diff - lo], [hi - s.diff]], fmt="o", color=f"C{i}", capsize=4, lw=2)
+        ax.annotate(f"{s.diff:+.1f}", (s.diff, i), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
+    ax.axvline(0, color="#d62728", lw=1, ls="--")
+    ax.set_yticks(range(k), result.labels)
+    ax.set_ylim(-0.7, k - 0.3)
+    ax.set_xlabel(f"mean return minus {first}'s on the same campaigns (95% paired t interval)")
+    ax.set_title(f"Paired difference against {first}", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"{result.env} {result.env_kwargs}: {result.campaigns} campaigns per policy, seed {result.seed}", fontsize=11)
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

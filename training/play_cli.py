@@ -2,6 +2,8 @@
 
     mythzoo play mythic_baths --vs heuristic            # you in seat 0, the heuristic in seat 1
     mythzoo play mythic_baths --vs random random --seat 2 --seed 7 --save my_game.json
+    mythzoo play mythsgate --role hero --vs invoker:heuristic hero:random   # you and a random hero against the invoker
+    mythzoo play mythwind_innkeeper                     # the solo campaign: no --vs
 
 Before each of your decisions the table is drawn from your seat (``render_text(seat)``) and the
 legal actions are listed with numbers and labels (``action_label``); type a number. Anything else
@@ -20,8 +22,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import numpy as np
-
-from mythzoo.training.evaluate import HUMAN, GameRecord, StopGame, _env_kwargs, _load_policy, derive_seed, make_env, run_game
+from mythzoo.training.evaluate import (
+    HUMAN,
+    GameRecord,
+    StopGame,
+    _load_policy,
+    derive_seed,
+    make_env,
+    run_game,
+)
 
 QUIT_WORDS = ("q", "quit", "exit")
 _TAG_POLICY = 0x5EED
@@ -86,53 +95,166 @@ class HumanPolicy:
         return np.array([self.act(o, m, agent) for o, m in zip(observations, action_masks)], dtype=np.int64)
 
 
+def plan_seats(
+    env_name: str, vs: Sequence[str], seat: int | None = None, role: str | None = None, env_kwargs: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], list[str], int]:
+    """Who sits where: ``(env kwargs, label per seat with "human" for the person, the person's seat)``.
+
+    Symmetric game: the person in ``seat`` (default 0), ``vs`` in the other seats in order, so
+    ``1 + len(vs)`` players. Asymmetric game: ``role`` is the person's role; every ref of ``vs``
+    is ``ROLE:REF`` and fills one other seat of that role, in seat order, so the table is the
+    person plus one seat per ref (Mythsgate: ``--role hero --vs invoker:heuristic hero:random`` is the
+    invoker and two heroes); ``seat`` (optional) picks which seat of the role. Solo game: no ``vs``.
+    Raises ValueError with what to fix."""
+    from mythzoo.training.evaluate import (
+        ROLES,
+        SOLO,
+        env_roles,
+        env_size_kwargs,
+        game_kind,
+    )
+
+    default = make_env(env_name, env_size_kwargs(env_name, None, env_kwargs))
+    kind = game_kind(default)
+    roles = env_roles(default)
+    if kind == SOLO:
+        if vs:
+            raise ValueError(f"{env_name} is a solo game: there are no other seats, so no --vs")
+        if seat not in (None, 0):
+            raise ValueError(f"{env_name} is a solo game: the only seat is 0")
+        if role is not None and role not in roles:
+            raise ValueError(f"{env_name} has the role {next(iter(roles))}, not {role!r}")
+        return env_size_kwargs(env_name, None, env_kwargs), [HUMAN], 0
+    if not vs:
+        raise ValueError(f"{env_name} needs opponents: give a policy for every other seat with --vs")
+    n = 1 + len(vs)
+    if kind != ROLES:
+        if role is not None and role not in roles:
+            raise ValueError(f"{env_name} has one role ({next(iter(roles))}); --role {role!r} does not apply")
+        kw = env_size_kwargs(env_name, n, env_kwargs)
+        make_env(env_name, kw)  # a bad player count fails here
+        seat = 0 if seat is None else seat
+        if not 0 <= seat < n:
+            raise ValueError(f"--seat {seat}: with {len(vs)} opponent{'s' if len(vs) > 1 else ''} the seats are 0-{n - 1}")
+        return kw, list(vs[:seat]) + [HUMAN] + list(vs[seat:]), seat
+    if role is None:
+        raise ValueError(f"{env_name} is an asymmetric game: choose your role with --role ({', '.join(roles)})")
+    if role not in roles:
+        raise ValueError(f"unknown role {role!r}; {env_name}'s roles are {', '.join(roles)}")
+    role_refs = parse_role_refs_for_play(default, vs, role)
+    kw = env_size_kwargs(env_name, n, env_kwargs)
+    env = make_env(env_name, kw)
+    table = env_roles(env)
+    wanted = {r: sum(rr == r for rr, _ in role_refs) + (r == role) for r in roles}
+    if any(len(table.get(r, [])) != c for r, c in wanted.items()):
+        have = ", ".join(f"{len(a)} {r}" for r, a in table.items())
+        raise ValueError(f"{env_name} with {n} players seats {have}; with you as {role}, --vs must give one ROLE:REF per other seat: "
+                         + ", ".join(f"{len(table[r]) - (r == role)} {r}" for r in table))
+    agents = list(env.unwrapped.possible_agents)
+    mine = table[role]
+    if seat is None:
+        seat = agents.index(mine[0])
+    elif not (0 <= seat < n and agents[seat] in mine):
+        raise ValueError(f"--seat {seat} is not a {role} seat; the {role} seats are "
+                         + ", ".join(f"{agents.index(a)} ({a})" for a in mine))
+    queues = {r: [f"{rr}:{ref}" for rr, ref in role_refs if rr == r] for r in roles}
+    labels = [HUMAN if s == seat else queues[env.unwrapped.agent_role(a)].pop(0) for s, a in enumerate(agents)]
+    return kw, labels, seat
+
+
+def parse_role_refs_for_play(env: Any, vs: Sequence[str], role: str) -> list[tuple[str, str]]:
+    """``parse_role_refs`` without the rule that every role needs a policy (the person fills one)."""
+    from mythzoo.training.evaluate import env_roles, parse_role_refs
+
+    roles = env_roles(env)
+    try:
+        return parse_role_refs(env, vs)
+    except ValueError as e:
+        if "no policy for role" not in str(e):
+            raise
+    from mythzoo.training.evaluate import split_role_ref
+
+    out = [split_role_ref(ref, list(roles)) for ref in vs]
+    missing = [r for r in roles if r != role and all(rr != r for rr, _ in out)]
+    if missing:
+        raise ValueError(f"no policy for the {', '.join(missing)} seat{'s' if len(missing) > 1 else ''}: add e.g. {missing[0]}:random to --vs")
+    return [(r, ref) for r, ref in out if r is not None]
+
+
 def play(
     env_name: str,
-    vs: Sequence[str],
-    seat: int = 0,
+    vs: Sequence[str] = (),
+    seat: int | None = None,
     seed: int | None = None,
     save: str | None = None,
     *,
+    role: str | None = None,
     env_kwargs: dict[str, Any] | None = None,
     registry: Any = None,
     input_fn: Callable[[str], str] = input,
     out: TextIO | None = None,
 ) -> GameRecord:
-    """Play one game: a person in ``seat``, the policies ``vs`` in the other seats in order.
-    Returns the game record (unfinished if the person quit) and saves it to ``save`` if given."""
+    """Play one game: a person in ``seat``, the policies ``vs`` in the other seats (see
+    :func:`plan_seats`: in order for a symmetric game, ``ROLE:REF`` with the person's ``role`` for an
+    asymmetric one, nothing for a solo game). Returns the game record (unfinished if the person quit)
+    and saves it to ``save`` if given."""
     from mythzoo.envs import resolve
+    from mythzoo.training.evaluate import (
+        ROLES,
+        SOLO,
+        env_roles,
+        game_kind,
+        role_outcome,
+    )
 
     out = out or sys.stdout
     env_name = resolve(env_name)
-    n = 1 + len(vs)
-    kw = _env_kwargs(n, env_kwargs)
+    kw, labels, seat = plan_seats(env_name, vs, seat, role, env_kwargs)
     env = make_env(env_name, kw)
-    if not 0 <= seat < n:
-        raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
+    u = env.unwrapped
+    kind = game_kind(env)
+    n = len(labels)
+    roles = list(env_roles(env))
     if seed is None:
         seed = secrets.randbelow(2**31)
-    refs = list(vs[:seat]) + [HUMAN] + list(vs[seat:])
+    refs = [lab if lab == HUMAN or kind != ROLES else lab.split(":", 1)[1] for lab in labels]
     pseeds = [None if r == HUMAN else derive_seed(seed, _TAG_POLICY, s) for s, r in enumerate(refs)]
     human = HumanPolicy(env, seat, input_fn, out)
     policies = [human if r == HUMAN else _load_policy(r, env, registry, ps) for r, ps in zip(refs, pseeds)]
-    agents = list(env.unwrapped.possible_agents)
-    out.write(f"mythzoo play: {env_name}, {n} players, seed {seed}. You are {agents[seat]} (seat {seat}); "
-              + ", ".join(f"{agents[s]}: {r}" for s, r in enumerate(refs) if s != seat) + ".\n")
+    agents = list(u.possible_agents)
+    if kind == SOLO:
+        out.write(f"mythzoo play: {env_name} (solo), seed {seed}. You are {agents[0]}.\n")
+    else:
+        you = f"You are {agents[seat]} (seat {seat}" + (f", role {u.agent_role(agents[seat])}" if kind == ROLES else "") + ")"
+        out.write(f"mythzoo play: {env_name}, {n} players, seed {seed}. {you}; "
+                  + ", ".join(f"{agents[s]}: {r}" for s, r in enumerate(labels) if s != seat) + ".\n")
 
     def announce(agent: str, s: int, action: int) -> None:
         if s != seat:
-            out.write(f"{agent} ({refs[s]}) plays {env.unwrapped.action_label(action, agent)}\n")
+            out.write(f"{agent} ({labels[s]}) plays {u.action_label(action, agent)}\n")
 
-    record = GameRecord(env_name, kw, n, int(seed), refs, pseeds)
+    record = GameRecord(env_name, kw, n, int(seed), refs, pseeds, labels=labels)
     run_game(env, policies, record, on_action=announce)
     if record.finished:
-        out.write("\n" + env.unwrapped.render_text(seat) + "\n")
+        out.write("\n" + u.render_text(seat) + "\n")
         rewards = record.final_rewards or []
-        lines = [f"  {a}{' (you)' if s == seat else ''}: reward {r:+.3g}" + (f", {record.scores[s]:g} VP" if record.scores else "")
-                 for s, (a, r) in enumerate(zip(agents, rewards))]
-        out.write("Game over" + (" (turn cap)" if record.truncated else "") + ":\n" + "\n".join(lines) + "\n")
-        share = record.win_shares()[seat]
-        out.write(("You win!" if share == 1.0 else "You share the win." if share > 0 else "You lose.") + "\n")
+        returns = record.returns or rewards
+        if kind == SOLO:
+            line = f"Campaign over{' (turn cap)' if record.truncated else ''}: return {returns[0]:+.6g}"
+            out.write(line + (f", final score {record.scores[0]:g}" if record.scores else "") + ".\n")
+        else:
+            lines = [f"  {a}{' (you)' if s == seat else ''}: reward {r:+.3g}" + (f", score {record.scores[s]:g}" if record.scores else "")
+                     for s, (a, r) in enumerate(zip(agents, rewards))]
+            out.write("Game over" + (" (turn cap)" if record.truncated else "") + ":\n" + "\n".join(lines) + "\n")
+            if kind == ROLES:
+                shares, draw = role_outcome(record, [u.agent_role(a) for a in agents], roles)
+                mine = u.agent_role(agents[seat])
+                share = shares[roles.index(mine)]
+                out.write(("A draw: no side wins." if draw else f"Your side ({mine}) wins!" if share == 1.0
+                           else f"Your side ({mine}) shares the win." if share > 0 else f"Your side ({mine}) loses.") + "\n")
+            else:
+                share = record.win_shares()[seat]
+                out.write(("You win!" if share == 1.0 else "You share the win." if share > 0 else "You lose.") + "\n")
     else:
         out.write(f"Game stopped ({human.stop_reason}) after {record.decisions} decisions.\n")
     if save:
@@ -150,11 +272,17 @@ def add_play_parser(subparsers: Any) -> None:
         help="play a game in the terminal against policies",
         description="Play ENV in the terminal against the policies given with --vs (one per other seat): "
         "the table is drawn from your seat, the legal actions are numbered; type a number, q to quit. "
-        "The game record is saved (JSON) for `mythzoo replay`.",
+        "Asymmetric games (Mythsgate): choose your side with --role and give every other seat as ROLE:REF, "
+        "e.g. `mythzoo play mythsgate --role hero --vs invoker:heuristic hero:random` (the invoker and two heroes). "
+        "Solo games (mythwind_innkeeper): no --vs. The game record is saved (JSON) for `mythzoo replay`.",
     )
     p.add_argument("env", help="environment name (e.g. mythic_baths)")
-    p.add_argument("--vs", nargs="+", required=True, metavar="REF", help="opponent policies, one per other seat (random, heuristic, checkpoint refs)")
-    p.add_argument("--seat", type=int, default=0, metavar="I", help="your seat, 0-based (default 0: you move first)")
+    p.add_argument("--vs", nargs="+", default=[], metavar="REF",
+                   help="policies for the other seats, one each, in seat order (random, heuristic, checkpoint refs); ROLE:REF in an "
+                   "asymmetric game; none in a solo game")
+    p.add_argument("--role", default=None, metavar="ROLE", help="your role in an asymmetric game (Mythsgate: invoker or hero)")
+    p.add_argument("--seat", type=int, default=None, metavar="I",
+                   help="your seat, 0-based (default: 0, or the first seat of your --role)")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed and saved)")
     p.add_argument("--save", metavar="PATH", default=None, help="where to save the game record (default mythzoo_play_<env>_seed<S>.json)")
     p.add_argument("--no-save", action="store_true", help="do not save the game record")
@@ -165,7 +293,15 @@ def add_play_parser(subparsers: Any) -> None:
 
 def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, out: TextIO | None = None) -> int:
     """Check the arguments, play, save; 0 when the game ends or the player quits."""
-    from mythzoo.training.eval_cli import _env_arg, _usage_error, check_policy_refs, env_kwargs_from, probe_env, resolve_env
+    from mythzoo.training.eval_cli import (
+        _env_arg,
+        _usage_error,
+        check_policy_refs,
+        env_kwargs_from,
+        resolve_env,
+        seat_range,
+    )
+    from mythzoo.training.evaluate import ROLES, game_kind
 
     env_name = resolve_env(args.env)
     pairs = []
@@ -175,17 +311,35 @@ def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
         except argparse.ArgumentTypeError as e:
             raise _usage_error(str(e)) from None
     kw = env_kwargs_from(pairs)
-    n = 1 + len(args.vs)
-    env = probe_env(env_name, n, kw)
-    if not 0 <= args.seat < n:
-        raise _usage_error(f"--seat {args.seat}: with {len(args.vs)} opponent{'s' if len(args.vs) > 1 else ''} the seats are 0-{n - 1}")
     if args.seed is not None and args.seed < 0:
         raise _usage_error(f"--seed must be non-negative, got {args.seed}")
-    check_policy_refs(env, args.vs, args.registry)
+    try:
+        env_kw, _, seat = plan_seats(env_name, args.vs, args.seat, args.role, kw)
+    except ValueError as e:
+        raise _usage_error(f"{e} ({env_name} takes players: {seat_range(env_name)})" if "players" in str(e) else str(e)) from None
+    except TypeError as e:
+        raise _usage_error(f"cannot make {env_name} with {kw}: {e}") from None
+    env = make_env(env_name, env_kw)
+    if args.vs and game_kind(env) == ROLES:
+        check_role_policy_refs_for_play(env, args.vs, args.role, args.registry)
+    elif args.vs:
+        check_policy_refs(env, args.vs, args.registry)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     save = None if args.no_save else (args.save or f"mythzoo_play_{env_name}_seed{seed}.json")
-    play(env_name, args.vs, args.seat, seed, save, env_kwargs=kw, registry=args.registry, input_fn=input_fn, out=out)
+    play(env_name, args.vs, seat, seed, save, role=args.role, env_kwargs=kw, registry=args.registry, input_fn=input_fn, out=out)
     return 0
+
+
+def check_role_policy_refs_for_play(env: Any, vs: Sequence[str], role: str, registry: Any) -> None:
+    """Load every ``ROLE:REF`` once; a bad ref or a checkpoint of another role is a usage error."""
+    from mythzoo.training.eval_cli import _load_errors, _usage_error
+    from mythzoo.training.evaluate import check_role_refs
+
+    try:
+        check_role_refs(env, parse_role_refs_for_play(env, vs, role), registry)
+    except _load_errors() as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        raise _usage_error(f"cannot load policy: {msg}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
