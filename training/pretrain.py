@@ -117,8 +117,8 @@ def pretrain(model: Any, data: dict[str, np.ndarray], epochs: int, batch_size: i
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             opt.step()
-            tot_pi += float(pi_loss) * len(idx)
-            tot_v += float(v_loss) * len(idx)
+            tot_pi += float(pi_loss.detach()) * len(idx)
+            tot_v += float(v_loss.detach()) * len(idx)
         stats = {"bc_loss": tot_pi / n, "value_loss": tot_v / n}
     policy.set_training_mode(False)
     with torch.no_grad():
