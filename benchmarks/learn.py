@@ -83,7 +83,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(ROOT / "docs"), help="where results.md, the JSON and the PNG go")
     ap.add_argument("overrides", nargs="*", help="config overrides key=value")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()  # overrides may come before or after the options
 
     env_name = mz_envs.resolve(args.env)
     game = env_name.removesuffix("_v0")

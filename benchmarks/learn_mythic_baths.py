@@ -63,7 +63,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(ROOT / "docs"), help="where results.md and the PNG go")
     ap.add_argument("overrides", nargs="*", help="config overrides key=value")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()  # overrides may come before or after the options
 
     cfg = load_config("mythic_baths/ppo.yaml", [f"seed={args.seed}", f"max_minutes={args.minutes}", "total_timesteps=1000000000", *args.overrides])
     if args.registry:
