@@ -15,10 +15,9 @@ import random
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
-
-from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs import mythsgate_v0
+from mythzoo.envs.core.errors import IllegalActionError
+from pettingzoo.test import api_test, render_test, seed_test
 
 HERO_COUNTS = [1, 2, 3, 4, 5]
 

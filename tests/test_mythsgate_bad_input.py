@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from mythzoo.envs import IllegalActionError, mythsgate_v0
 from mythzoo.envs.mythsgate.gamedata import DEFAULT_DATA, DataError
 

@@ -10,13 +10,32 @@ action.
 from __future__ import annotations
 
 import pytest
-
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.mythsgate.actions import NUM_MINIONS
 from mythzoo.envs.mythsgate.gamedata import PRINTED, load_data
 from mythzoo.envs.mythsgate.rules import (
-    BEOWULF, CIRCE, HOOD, INVOKER, LEAGUE, P_CHOOSE, P_COMMIT, P_CYCLOPS, P_DISCARD, P_DRAGON, P_DRAW, P_HERO_MAIN,
-    P_INV_MAIN, P_KRAKEN, P_MANTICORE, P_PLACE, P_PWYLL, P_SACRIFICE, P_TOKEN, P_TRACK, P_TRADE, PWYLL, TIY,
+    BEOWULF,
+    CIRCE,
+    HOOD,
+    INVOKER,
+    LEAGUE,
+    P_CHOOSE,
+    P_COMMIT,
+    P_CYCLOPS,
+    P_DISCARD,
+    P_DRAGON,
+    P_HERO_MAIN,
+    P_INV_MAIN,
+    P_KRAKEN,
+    P_MANTICORE,
+    P_PLACE,
+    P_PWYLL,
+    P_SACRIFICE,
+    P_TOKEN,
+    P_TRACK,
+    P_TRADE,
+    PWYLL,
+    TIY,
     MythsgateRules,
 )
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import DEFAULT_FUZZ_GAMES
 from harness import GameSpec, Options, play_game, run_simulation
 from mythzoo.envs import mythsgate_v0

@@ -12,14 +12,28 @@ are zero with ``present`` off. Values are scaled to roughly [0, 1].
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 import numpy as np
-
 from mythzoo.envs.core.observer import ObservationLayout
 from mythzoo.envs.mythsgate.actions import MAX_HEROES, NUM_MINIONS, VIEW
-from mythzoo.envs.mythsgate.gamedata import BOOKS, HERO_ABILITIES, PIECES, TOKENS, TRACKS
+from mythzoo.envs.mythsgate.gamedata import (
+    BOOKS,
+    HERO_ABILITIES,
+    PIECES,
+    TOKENS,
+    TRACKS,
+)
 from mythzoo.envs.mythsgate.rules import (
-    LOC_BOOK, LOC_ENCOUNTER, LOC_MATERIAL, P_OVER, PHASE_NAMES, PIECE_HERO, MythsgateRules, State,
+    BOOTS,
+    LOC_BOOK,
+    LOC_MATERIAL,
+    P_OVER,
+    PACK,
+    PHASE_NAMES,
+    PIECE_HERO,
+    MythsgateRules,
+    State,
 )
 
 GAME_FIELDS = (
@@ -43,7 +57,7 @@ STATUS_INV = ("in_play", "discard", "aside", "hand", "deck")
 class MythsgateObserver:
     """Fills a seat's observation vector; layout 0 for the Invoker, layout 1 for every hero."""
 
-    def __deepcopy__(self, memo: dict) -> "MythsgateObserver":
+    def __deepcopy__(self, memo: dict) -> MythsgateObserver:
         return self
 
     def __init__(self, rules: MythsgateRules, max_rounds: int):
@@ -97,7 +111,6 @@ class MythsgateObserver:
         ]
         self.layouts = [ObservationLayout(inv), ObservationLayout(hero)]
         self.off = [{p.name: p.offset for p in L.pieces} for L in self.layouts]
-        self.packers = [struct.Struct(f"<{L.size}f") for L in self.layouts]
         self.hw = len(self.hero_fields)
         self.mw = len(self.minion_fields)
         self.lw = len(self.loc_fields)
@@ -116,12 +129,104 @@ class MythsgateObserver:
             row[M + 6 + c.deck] = 1.0
             self.loc_rows.append(row)
 
+        self._init_fast()
+
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "packers"}
+        """Pickling: ``struct.Struct`` objects and the value tables (``_p_*``) are rebuilt on load."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_p_")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self.packers = [struct.Struct(f"<{L.size}f") for L in self.layouts]
+        self._make_packers()
+
+    def _make_packers(self) -> None:
+        self._p_piles = struct.Struct("<12f")
+        self._p_board5 = struct.Struct("<5f")
+        self._p_board = struct.Struct(f"<{len(TOKENS) + len(TRACKS)}f")
+        self._p_hero_tail = struct.Struct(f"<{self.hw - 6 - self.rules.S}f")
+        self._p_minion = struct.Struct(f"<{self.mw}f")
+        self._p_mats = struct.Struct(f"<{2 * self.rules.M}f")
+        self._p_kinds = struct.Struct(f"<{self.rules.K}f")
+        self._p_combat = struct.Struct(f"<{self.combat_size}f")
+        self._p_place = struct.Struct(f"<{self.place_size}f")
+        self._p_view = struct.Struct(f"<{VIEW * self.rules.K}f")
+        self._p_invc = [struct.Struct(f"<{self.invc_size[r]}f") for r in (0, 1)]
+        # packed game fields by value (computed on first use): no division or packing per step
+        mr, k = self.max_rounds, self.rules.k
+        self._p_round = _Packed(lambda x: (x / mr,))
+        self._p_gems = _Packed(lambda x: (x / 10.0, (10 - x) / 10.0, k / 5.0))
+        self._p_t5 = _Packed(lambda x: (x / 5.0,))
+        self._p_t6 = _Packed(lambda x: (x / 6.0,))
+        self._p_t15 = _Packed(lambda x: (x / 15.0,))
+        self._p_ban = [[struct.pack("<2f", b3, b4) for b4 in (0, 1)] for b3 in (0, 1)]
+        self._p_side = _Packed(lambda x: (x == 0, x == 1, x == 2))
+
+    def _init_fast(self) -> None:
+        """Tables for :meth:`observation`, which builds the vector as bytes from packed blocks.
+
+        The layout's pieces follow one another in the order below (asserted), so the vector is the
+        concatenation: the one-hots (phase, mover, me) packed once per combination; game and board
+        packed every step; one packed row per hero and per minion and the invoker-card block,
+        cached in the state (``State.obs``) against the hero versions the rules bump (``State.hv``)
+        or against the values they show; the combat, place, Pwyll and view blocks packed only
+        while in use, all zero bytes otherwise."""
+        R = self.rules
+        K, S = R.K, R.S
+        for role in (0, 1):
+            o = self.off[role]
+            order = ["phase", "mover", "me", "game", "invoker_board", "heroes", "minions", "supply", "market",
+                     "power_discard", "combat", "combat_hero", "combat_minion", "combat_hero_cards", "combat_inv_cards",
+                     "place", "place_targets", "pwyll_cards", "invoker_cards"]
+            order += ["known_top", "kraken_view"] if role == 0 else ["team_hands", "hood_top"]
+            assert [p.name for p in self.layouts[role].pieces] == order
+        o = self.off[0]
+        self.onehot_size = o["game"]
+        self.combat_size = o["place"] - o["combat"]
+        self.place_size = o["pwyll_cards"] - o["place"]
+        self.invc_size = [self.off[r]["known_top" if r == 0 else "team_hands"] - self.off[r]["invoker_cards"] for r in (0, 1)]
+        self._make_packers()
+        self.z_hero = bytes(4 * self.hw)
+        self.z_minion = bytes(4 * self.mw)
+        self.z_combat = bytes(4 * self.combat_size)
+        self.z_place = bytes(4 * self.place_size)
+        self.z_pwyll = bytes(4 * 2 * self.lw)
+        self.z_view = bytes(4 * VIEW * K)
+        self.z_kinds = bytes(4 * K)
+        self.onehot_memo: dict[tuple[int, int, int], bytes] = {}
+        self.loc_bytes = [struct.pack(f"<{self.lw}f", *row) for row in self.loc_rows]
+        self.kind_onehot = []
+        for kk in range(K):
+            row = [0.0] * K
+            row[kk] = 1.0
+            self.kind_onehot.append(self._p_kinds.pack(*row))
+        # per-role offsets within the combat and place blocks
+        c0 = o["combat"]
+        self.cb_hero_at = o["combat_hero"] - c0
+        self.cb_minion_at = o["combat_minion"] - c0
+        self.cb_hcards_at = o["combat_hero_cards"] - c0
+        self.cb_icards_at = o["combat_inv_cards"] - c0
+        self.pt_at = o["place_targets"] - o["place"]
+        self.tl0, self.tl1 = R.gd.track_length[0], R.gd.track_length[1]
+        assert GAME_FIELDS[5:7] == ("ban3", "ban4") and GAME_FIELDS[21] == "phoenix_used" and GAME_FIELDS[27] == "side_invoker"
+        self.f32 = np.dtype(np.float32)
+        # hero rows: the present/character/space one-hots per (character, space + 1), packed
+        self.hero_pre = []
+        for ch in range(len(HERO_ABILITIES)):
+            per = []
+            for sp in range(-1, S):
+                v = [0.0] * (6 + S)
+                v[0] = 1.0
+                v[1 + ch] = 1.0
+                if sp >= 0:
+                    v[6 + sp] = 1.0
+                per.append(struct.pack(f"<{6 + S}f", *v))
+            self.hero_pre.append(per)
+        self.book_color = [c.color for c in R.loc]
+        self.boots_amount = R.gd.piece_amount[BOOTS]
+        self.pack_amount = R.gd.piece_amount[PACK]
+        self.m_base_f = [mc.strength for mc in R.minion]
+        self.m_base_p = [mc.power for mc in R.minion]
+        self.m_balrog = [ab == "balrog" for ab in R.m_ability]
 
     def layout(self, seat: int) -> ObservationLayout:
         return self.layouts[0 if seat == 0 else 1]
@@ -130,13 +235,247 @@ class MythsgateObserver:
         out[:] = self.observation(s, seat)
 
     def observation(self, s: State, seat: int) -> np.ndarray:
+        """``seat``'s view of ``s`` as a new (writable) float32 vector: the values of
+        :meth:`encode_list` (which builds them from scratch), built as bytes from cached blocks."""
+        c = s.obs
+        if c is None or s.legal is None:
+            c = s.obs = _Cache()
+        R = self.rules
+        k = R.k
         role = 0 if seat == 0 else 1
-        v = self.encode_list(s, seat)
-        buf = bytearray(4 * len(v))
-        self.packers[role].pack_into(buf, 0, *v)
-        return np.frombuffer(buf, dtype=np.float32)
+        first = 0 if role == 0 else seat - 1  # absolute hero in slot 0
+        # phase, mover, me
+        if s.over:
+            mv = -1
+        else:
+            a = s.actor
+            mv = 0 if a == 0 else 1 + (a - 1 - first) % k
+        key = (s.phase, mv, seat)
+        head = self.onehot_memo.get(key)
+        if head is None:
+            v = [0.0] * self.onehot_size
+            v[s.phase] = 1.0
+            if mv >= 0:
+                v[len(PHASE_NAMES) + mv] = 1.0
+            v[len(PHASE_NAMES) + len(MOVER_FIELDS) + seat] = 1.0
+            head = self.onehot_memo[key] = struct.pack(f"<{self.onehot_size}f", *v)
+        # heroes (and, for a hero, the League's hands), in slot order: one cached row per hero
+        hv = s.hv
+        hit = c.heroes.get(seat)
+        if hit is None or hit[0] != hv:
+            hit = c.heroes[seat] = self._hero_blocks(s, c, role, first)
+        # minions and the Invoker's board, supply and market, the Power discard pile, pile sizes:
+        # rebuilt when the rules say they changed
+        if c.mv != s.mv:
+            self._minions(s, c)
+            self._board(s, c)
+            c.mv = s.mv
+        pk = (s.dv, s.pv, s.lv, s.iv)
+        if c.pk != pk:
+            c.pk = pk
+            ldeck, ldisc = s.loc_deck, s.loc_discard
+            c.piles = self._p_piles.pack(
+                len(s.power_deck) / 48.0, len(s.power_discard) / 48.0,
+                len(ldeck[0]) / 14.0, len(ldeck[1]) / 14.0, len(ldeck[2]) / 14.0,
+                len(ldisc[0]) / 14.0, len(ldisc[1]) / 14.0, len(ldisc[2]) / 14.0,
+                len(s.inv_hand) / 10.0, len(s.inv_deck) / 20.0, len(s.inv_discard) / 20.0, len(s.inv_aside) / 3.0,
+            )
+        if c.sv != s.sv:
+            c.sv = s.sv
+            c.mats = self._p_mats.pack(*[x / 10.0 for x in s.supply], *[x / 4.0 for x in s.market])
+        if c.pv != s.pv:
+            c.pv = s.pv
+            pile = [0.0] * R.K
+            for kk in s.power_discard:
+                pile[kk] += 0.2
+            c.pdisc = self._p_kinds.pack(*pile)
+        if c.iv != s.iv:
+            c.iv = s.iv
+            c.invc = [None, None]
+        invc = c.invc[role]
+        if invc is None:
+            invc = c.invc[role] = self._invoker_cards(s, role, c.inplay)
+        t5, t6 = self._p_t5, self._p_t6
+        parts = [
+            head, self._p_round[s.round], self._p_gems[s.gems], t6[s.inv_left], self._p_ban[s.ban3][s.ban4],
+            self._p_t15[s.life_supply], t5[s.boots_supply], c.piles, c.board5, t5[s.inv_known], self._p_side[s.turn_side],
+            t5[s.h_left], t5[s.h_taken], t6[s.tr_left], c.board,
+            hit[1], c.minions, c.mats, c.pdisc,
+            self._combat(s, first) if s.cb_on else self.z_combat,
+            self._place(s, seat, first) if s.pl else self.z_place,
+            self._pwyll(s) if s.pw_cards else self.z_pwyll,
+            invc,
+        ]
+        if role == 0:
+            deck = s.power_deck
+            n = s.inv_known
+            if n and deck:
+                n = min(n, len(deck))
+                tkey = deck[len(deck) - n:]
+                if c.tkey != tkey:
+                    c.tkey = tkey
+                    K = R.K
+                    v = [0.0] * (VIEW * K)
+                    for j in range(n):
+                        v[j * K + deck[-1 - j]] = 1.0
+                    c.top = self._p_view.pack(*v)
+                parts.append(c.top)
+            else:
+                parts.append(self.z_view)
+            if s.cb_kview:
+                K = R.K
+                v = [0.0] * (VIEW * K)
+                for j, kk in enumerate(s.cb_kview):
+                    v[j * K + kk] = 1.0
+                parts.append(self._p_view.pack(*v))
+            else:
+                parts.append(self.z_view)
+        else:
+            parts.append(hit[2])
+            parts.append(self.kind_onehot[s.power_deck[-1]] if R.has_hood and s.power_deck else self.z_kinds)
+        return np.frombuffer(bytearray().join(parts), self.f32)
+
+    def _board(self, s: State, c: _Cache) -> None:
+        """Phoenix used and the Invoker side's round bonuses; ability tokens and board markers."""
+        c.board5 = self._p_board5.pack(s.phoenix_used, s.inv_round_f / 6.0, s.inv_round_p / 3.0, s.inv_chain / 3.0, s.balrog_bonus)
+        tk, tr = s.tokens, s.tracks
+        c.board = self._p_board.pack(tk[0], tk[1], tk[2], tk[3], tr[0] / self.tl0, tr[1] / self.tl1)
+
+    def _hero_blocks(self, s: State, c: _Cache, role: int, first: int) -> tuple[list[int], bytes, bytes]:
+        """(versions, hero rows, League hands) of one seat's view; rows are rebuilt per hero only
+        when its version moved."""
+        k = self.rules.k
+        hv, rows, hands = s.hv, c.hero_rows, c.hand_rows
+        order = range(k) if role == 0 else [(first + r) % k for r in range(k)]
+        out = []
+        for h in order:
+            hit = rows[h]
+            if hit is None or hit[0] != hv[h]:
+                hit = rows[h] = (hv[h], self._hero_row(s, h))
+            out.append(hit[1])
+        pad = MAX_HEROES - k
+        blk = b"".join(out) + self.z_hero * pad
+        hand_blk = b""
+        if role == 1:
+            out = []
+            for h in order:
+                hit = hands[h]
+                if hit is None or hit[0] != hv[h]:
+                    hit = hands[h] = (hv[h], self._p_kinds.pack(*[x / 3.0 for x in s.h_hand[h]]))
+                out.append(hit[1])
+            hand_blk = b"".join(out) + self.z_kinds * pad
+        return (list(hv), blk, hand_blk)
+
+    def _pwyll(self, s: State) -> bytes:
+        lb = self.loc_bytes
+        out = b"".join(lb[x] for x in s.pw_cards)
+        return out + bytes(4 * self.lw * (2 - len(s.pw_cards))) if len(s.pw_cards) < 2 else out
+
+    def _hero_row(self, s: State, h: int) -> bytes:
+        """Hero ``h``'s row: the packed present/character/space one-hots, then the rest packed."""
+        R = self.rules
+        sp = s.h_space[h]
+        arm = s.h_armour[h]
+        books = [0.0, 0.0, 0.0]
+        color = self.book_color
+        for x in s.h_books[h]:
+            books[color[x]] += 0.5
+        hero = R.heroes[h]
+        return self.hero_pre[R.chars[h]][sp + 1] + self._p_hero_tail.pack(
+            s.h_lives[h] / 2.0, *arm, *[x / 4.0 for x in s.h_mats[h]], sum(s.h_hand[h]) / 10.0, *books,
+            s.h_done[h], s.h_boots[h], s.h_round_f[h] / 4.0, s.h_round_p[h] / 2.0, s.h_chain[h] / 2.0,
+            s.cur_hero == h, s.cb_hero == h,
+            (hero.boots + (self.boots_amount if arm[BOOTS] else 0)) / 5.0,
+            (hero.hand + (self.pack_amount if arm[PACK] else 0)) / 10.0,
+        )
+
+    def _minions(self, s: State, c: _Cache) -> None:
+        """The minion rows (each cached against the values it shows) and which minions are in play."""
+        R = self.rules
+        out = []
+        inplay = []
+        pack, z, memo = self._p_minion.pack, self.z_minion, c.minion_rows
+        space, lives, mf, mp = s.m_space, s.m_lives, s.m_f, s.m_p
+        f_all = R.track_bonus[0][s.tracks[0]] + s.inv_round_f
+        f_bal = f_all + s.balrog_bonus
+        p_all = R.track_bonus[1][s.tracks[1]] + s.inv_round_p - s.inv_chain
+        base_f, base_p, balrog = self.m_base_f, self.m_base_p, self.m_balrog
+        for m in range(NUM_MINIONS):
+            sp = space[m]
+            if sp < 0:
+                out.append(z)
+                continue
+            inplay.append(m)
+            power = base_p[m] + mp[m] + p_all
+            key = (sp, lives[m], base_f[m] + mf[m] + (f_all if balrog[m] else f_bal), power if power > 0 else 0, mf[m], mp[m])  # noqa: FURB136 (no call: hot path)
+            hit = memo[m]
+            if hit is None or hit[0] != key:
+                v = [0.0] * self.mw
+                v[0:6] = (1.0, key[1] / 3.0, key[2] / 10.0, key[3] / 5.0, key[4] / 6.0, key[5] / 2.0)
+                v[6 + sp] = 1.0
+                hit = memo[m] = (key, pack(*v))
+            out.append(hit[1])
+        c.minions = b"".join(out)
+        inplay_t = tuple(inplay)
+        if inplay_t != c.inplay:
+            c.inplay = inplay_t
+            c.invc = [None, None]
+
+    def _combat(self, s: State, first: int) -> bytes:
+        R = self.rules
+        v = [0.0] * self.combat_size
+        ht, it = R.combat_totals(s)
+        enc = s.cb_enc >= 0
+        v[0: len(COMBAT_FIELDS)] = (
+            1.0, s.cb_att, enc, R.loc[s.cb_enc].strength / 10.0 if enc else 0.0, R.loc[s.cb_enc].power / 5.0 if enc else 0.0,
+            ht / 20.0, it / 20.0, R.hero_max_power(s, s.cb_hero) / 5.0, R.invoker_draws(s) / 5.0,
+            s.cb_by, s.cb_br, s.cb_fury, s.cb_dark, len(s.cb_kview) / 5.0, s.cb_kpicks / 5.0,
+        )
+        v[self.cb_hero_at + (s.cb_hero - first) % R.k] = 1.0
+        if s.cb_minion >= 0:
+            v[self.cb_minion_at + s.cb_minion] = 1.0
+        i = self.cb_hcards_at
+        for x in s.cb_hcards:
+            v[i + x] += 1 / 3
+        i = self.cb_icards_at
+        for x in s.cb_icards:
+            v[i + x] += 1 / 3
+        return self._p_combat.pack(*v)
+
+    def _place(self, s: State, seat: int, first: int) -> bytes:
+        v = [0.0] * self.place_size
+        piece, who = s.pl[0], s.pl[1]
+        if piece == PIECE_HERO:
+            v[0] = 1.0
+            v[2 + (who - first) % self.rules.k] = 1.0
+        else:
+            v[1] = 1.0
+            v[2 + MAX_HEROES + who] = 1.0
+        v[2 + MAX_HEROES + NUM_MINIONS] = float(s.pl[3] == seat)
+        i = self.pt_at
+        for x in self.rules._place_cands(s, s.pl):
+            v[i + x] = 1.0
+        return self._p_place.pack(*v)
+
+    def _invoker_cards(self, s: State, role: int, inplay: tuple[int, ...]) -> bytes:
+        gd = self.rules.gd
+        v = [0.0] * self.invc_size[role]
+        w = 5 if role == 0 else 4
+        for m in inplay:
+            v[gd.minion_cards[m] * w] = 1.0
+        for x in s.inv_discard:
+            v[x * w + 1] = 1.0
+        for x in s.inv_aside:
+            v[x * w + 2] = 1.0
+        for x in s.inv_hand:
+            v[x * w + 3] = 1.0
+        for x in s.inv_deck:
+            v[x * w + (4 if role == 0 else 3)] = 1.0
+        return self._p_invc[role].pack(*v)
 
     def encode_list(self, s: State, seat: int) -> list[float]:
+        """``seat``'s view of ``s`` built from scratch as a list (no cache; the reference the fast
+        :meth:`observation` is tested against)."""
         R = self.rules
         gd = R.gd
         k, S, M, K = R.k, R.S, R.M, R.K
@@ -271,3 +610,37 @@ class MythsgateObserver:
         if s.phase == P_OVER:
             pass
         return v
+
+
+class _Packed(dict):
+    """Packed float32 bytes of ``fn(x)`` for an int ``x``, computed on first use."""
+
+    def __init__(self, fn: Any) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, x: int) -> bytes:
+        vals = self.fn(x)
+        b = self[x] = struct.pack(f"<{len(vals)}f", *vals)
+        return b
+
+
+class _Cache:
+    """The observer's blocks for one state (``State.obs``): never serialized, dropped by ``clone``.
+    Each block is stored with the version (``State.hv``/``mv``/``iv``/``pv``/``sv``) it was built at."""
+
+    def __init__(self) -> None:
+        self.hero_rows: list = [None] * MAX_HEROES  # (hv[h], bytes)
+        self.hand_rows: list = [None] * MAX_HEROES  # (hv[h], bytes): team_hands rows
+        self.heroes: dict = {}  # seat -> (hv copy, hero rows, team hands) in that seat's slot order
+        self.minion_rows: list = [None] * NUM_MINIONS  # (values, bytes)
+        self.mv = self.sv = self.pv = self.iv = -1
+        self.pk: tuple | None = None
+        self.piles = self.board5 = self.board = b""
+        self.minions = b""
+        self.inplay: tuple[int, ...] = ()
+        self.mats = b""
+        self.pdisc = b""
+        self.invc: list = [None, None]  # per role
+        self.tkey: list | None = None
+        self.top = b""

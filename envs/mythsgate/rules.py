@@ -17,11 +17,23 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
-
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.rng import make_rng, rng_from_json, rng_to_json
-from mythzoo.envs.mythsgate.actions import MAX_HEROES, NUM_MINIONS, TRADE_TRANSFERS, VIEW, build_hero_table, build_invoker_table
-from mythzoo.envs.mythsgate.gamedata import LOC_BOOK, LOC_ENCOUNTER, LOC_MATERIAL, PRINTED, GameData
+from mythzoo.envs.mythsgate.actions import (
+    MAX_HEROES,
+    NUM_MINIONS,
+    TRADE_TRANSFERS,
+    VIEW,
+    build_hero_table,
+    build_invoker_table,
+)
+from mythzoo.envs.mythsgate.gamedata import (
+    LOC_BOOK,
+    LOC_ENCOUNTER,
+    LOC_MATERIAL,
+    PRINTED,
+    GameData,
+)
 
 INVOKER = 0
 LEAGUE = 1
@@ -130,9 +142,22 @@ class State:
     cb_dark: int = 0
     decisions: int = 0
     legal: list[int] | None = field(default=None, compare=False, repr=False)
+    # Caches, never serialized nor compared. Version counters the rules bump where the data the
+    # observer caches changes: ``hv[h]`` hero ``h``'s own data (space, lives, hand, materials,
+    # armour, books, played/boots/round flags, current, in combat), the others as commented. ``obs`` is the observer's per-state cache. A
+    # state mutated from outside the rules drops both with ``legal = None`` (the convention for
+    # the legal-action cache, checked by ``legal_actions`` and the observer).
+    hv: list[int] = field(default_factory=lambda: [0] * MAX_HEROES, compare=False, repr=False)
+    mv: int = field(default=0, compare=False, repr=False)  # minions (space, lives, bonuses), tokens, tracks, round bonuses, Phoenix used
+    iv: int = field(default=0, compare=False, repr=False)  # the Great Invoker's card piles, minions in/out of play
+    pv: int = field(default=0, compare=False, repr=False)  # the Power discard pile
+    sv: int = field(default=0, compare=False, repr=False)  # supply and market
+    dv: int = field(default=0, compare=False, repr=False)  # the Power deck
+    lv: int = field(default=0, compare=False, repr=False)  # the location decks and discard piles
+    obs: Any = field(default=None, compare=False, repr=False)
 
 
-DERIVED_FIELDS = ("legal",)
+DERIVED_FIELDS = ("legal", "hv", "mv", "iv", "pv", "sv", "dv", "lv", "obs")
 STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "rng" and f.name not in DERIVED_FIELDS)
 INT_FIELDS = tuple(f.name for f in fields(State) if f.type in ("int", int))
 
@@ -140,7 +165,7 @@ INT_FIELDS = tuple(f.name for f in fields(State) if f.type in ("int", int))
 class MythsgateRules:
     """Static tables for one data set and hero count; every method takes the state it works on."""
 
-    def __deepcopy__(self, memo: dict) -> "MythsgateRules":
+    def __deepcopy__(self, memo: dict) -> MythsgateRules:
         """Static tables, never mutated: a deep copy of an env shares them."""
         return self
 
@@ -191,6 +216,15 @@ class MythsgateRules:
         self.loc = gd.location_cards
         self.inv_card_count = len(gd.invoker_cards)
         self.cyc_off = self.I_CYC
+        # legality tables (speed): action ids per space, card -> minion (-1 none), basic materials
+        self.move_ids = tuple(tuple(self.H_MOVE + x for x in self.adj[sp]) for sp in range(self.S))
+        self.card_minion_list = [self.card_minion.get(c, -1) for c in range(len(gd.invoker_cards))]
+        self.minion_lives = [mc.lives for mc in self.minion]
+        self.phoenix_cards = frozenset(c for c, m in self.card_minion.items() if self.m_ability[m] == "phoenix")
+        self.basic_types = tuple(t for t in range(self.M) if gd.basic[t])
+        self.forge_costs = [[tuple((t, c) for t, c in enumerate(self.heroes[h].costs[p]) if c) for p in range(4)] for h in range(num_heroes)]
+        self.space_kind = list(gd.kind)
+        self.book_color = [c.color for c in self.loc]
 
     # ------------------------------------------------------------------ setup
     def initial_state(self, seed: int | None) -> State:
@@ -253,6 +287,7 @@ class MythsgateRules:
     def legal_actions(self, s: State) -> list[int]:
         """Sorted legal action ids for the seat to move (empty when the game is over)."""
         if s.legal is None:
+            s.obs = None  # set from outside the rules: every cache goes
             self._refresh(s)
         return s.legal  # type: ignore[return-value]
 
@@ -384,75 +419,104 @@ class MythsgateRules:
 
     def _inv_main_legal(self, s: State) -> list[int]:
         out = []
-        inplay = [m for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+        space = s.m_space
+        inplay = [m for m in range(NUM_MINIONS) if space[m] >= 0]
         hand = s.inv_hand
         if s.inv_left > 0:
             if inplay:
                 out.append(self.I_MOVE)
             k = self.k
+            h_space, h_lives = s.h_space, s.h_lives
+            att = self.I_ATT
             for m in inplay:
-                sp = s.m_space[m]
-                for h in range(k):
-                    if s.h_space[h] == sp and s.h_lives[h] > 0:
-                        out.append(self.I_ATT + m * MAX_HEROES + h)
+                sp = space[m]
+                if sp in h_space:
+                    for h in range(k):
+                        if h_space[h] == sp and h_lives[h] > 0:
+                            out.append(att + m * MAX_HEROES + h)
             eff = self.card_effect
             held = {eff[c] for c in hand}
             if inplay:
                 if "+3F" in held:
-                    out.extend(self.I_PF + m for m in inplay)
+                    out.extend([self.I_PF + m for m in inplay])
                 if "+1P" in held:
-                    out.extend(self.I_PP + m for m in inplay)
+                    out.extend([self.I_PP + m for m in inplay])
                 if "teleport" in held:
-                    out.extend(self.I_TEL + m for m in inplay)
+                    out.extend([self.I_TEL + m for m in inplay])
             if "X3" in held and not s.ban3:
                 out.append(self.I_X3)
             if "X4" in held and not s.ban4:
                 out.append(self.I_X4)
+            cm, lives, life = self.card_minion_list, self.minion_lives, s.life_supply
             for c in hand:
-                m = self.card_minion.get(c)
-                if m is not None and s.life_supply >= self.minion[m].lives:
+                m = cm[c]
+                if m >= 0 and life >= lives[m]:
                     out.append(self.I_INV + m)
+            ab = self.I_AB
             for m in inplay:
                 if self._ability_ok(s, m):
-                    out.append(self.I_AB + m)
+                    out.append(ab + m)
         if s.tokens[HASTE]:
             out.append(self.I_HASTE)
         if s.tokens[REGEN] and s.life_supply > 0:
-            out.extend(self.I_REGEN + m for m in inplay if s.m_lives[m] < self.minion[m].lives)
+            out.extend([self.I_REGEN + m for m in inplay if s.m_lives[m] < self.minion_lives[m]])
         out.append(self.I_END)
-        return sorted(out)
+        out.sort()
+        return out
 
     def _ability_ok(self, s: State, m: int) -> bool:
         ab = self.m_ability[m]
-        if ab == "phoenix":
-            return not s.phoenix_used and any(self.m_ability[self.card_minion[c]] == "phoenix" for c in s.inv_discard if c in self.card_minion)
         if ab == "hippogriff":
             return True
+        if ab == "phoenix":
+            if s.phoenix_used:
+                return False
+            ph = self.phoenix_cards
+            for c in s.inv_discard:
+                if c in ph:
+                    return True
+            return False
         if ab == "cyclops":
             sp = s.m_space[m]
-            return any(s.h_space[h] == sp and any(s.h_mats[h][t] for t in range(self.M) if self.gd.basic[t]) for h in range(self.k))
+            if sp not in s.h_space:
+                return False
+            for h in range(self.k):
+                if s.h_space[h] == sp:
+                    mats = s.h_mats[h]
+                    for t in self.basic_types:
+                        if mats[t]:
+                            return True
+            return False
         if ab == "dragon":
             sp = s.m_space[m]
-            return any(s.h_space[h] == sp and s.h_lives[h] > 0 for h in range(self.k))
+            if sp not in s.h_space:
+                return False
+            for h in range(self.k):
+                if s.h_space[h] == sp and s.h_lives[h] > 0:
+                    return True
+            return False
         if ab == "manticore":
             return bool(s.power_deck or s.power_discard)
         return False  # balrog, hydra, kraken: triggered in combat
 
     def _hero_main_legal(self, s: State) -> list[int]:
         h = s.cur_hero
-        gd = self.gd
-        out = []
         sp = s.h_space[h]
-        kind = gd.kind[sp]
+        kind = self.space_kind[sp]
         if s.h_lives[h] == 0:  # knocked out: the next action must gain a life
             if s.life_supply > 0 and kind == "inn":
-                out.append(self.H_REST)
-            out.append(self.H_END)
-            return out
-        if s.h_taken == 0 and any(self.loc[c].color == GREEN for c in s.h_books[h]):
-            out.append(self.H_BOOK + GREEN)
+                return [self.H_REST, self.H_END]
+            return [self.H_END]
+        out = []
+        books = s.h_books[h]
+        if books and s.h_taken == 0:
+            color = self.book_color
+            for c in books:
+                if color[c] == GREEN:
+                    out.append(self.H_BOOK + GREEN)
+                    break
         if s.h_left > 0:
-            out.extend(self.H_MOVE + x for x in self.adj[sp])
+            out.extend(self.move_ids[sp])
             d = self.deck_of[sp]
             if d >= 0:
                 n = len(s.loc_deck[d]) + len(s.loc_discard[d])
@@ -460,33 +524,55 @@ class MythsgateRules:
                     out.append(self.H_EXP)
                 if n >= 2 and self.chars[h] == PWYLL:
                     out.append(self.H_EXP2)
-            out.extend(self.H_ATT + m for m in range(NUM_MINIONS) if s.m_space[m] == sp)
-            if kind == "inn" and s.h_lives[h] < gd.hero_lives_max and s.life_supply > 0:
-                out.append(self.H_REST)
-            if kind == "power_centre" and (s.power_deck or s.power_discard):
-                out.append(self.H_PC)
-            if kind == "market":
+            space = s.m_space
+            if sp in space:
+                att = self.H_ATT
+                out.extend([att + m for m in range(NUM_MINIONS) if space[m] == sp])
+            if kind == "inn":
+                if s.h_lives[h] < self.gd.hero_lives_max and s.life_supply > 0:
+                    out.append(self.H_REST)
+            elif kind == "power_centre":
+                if s.power_deck or s.power_discard:
+                    out.append(self.H_PC)
+            elif kind == "market":
                 M = self.M
                 mats = s.h_mats[h]
+                market = s.market
                 for a in range(M):
                     if mats[a]:
-                        out.extend(self.H_MARKET + a * M + b for b in range(M) if b != a and s.market[b])
-            if self._can_forge(s, h):
+                        base = self.H_MARKET + a * M
+                        out.extend([base + b for b in range(M) if b != a and market[b]])
+            chars = self.chars
+            tiy = self.tiy
+            h_space = s.h_space
+            if kind == "forge" or chars[h] == TIY or (tiy >= 0 and h_space[tiy] == sp):
                 mats = s.h_mats[h]
+                arm = s.h_armour[h]
+                costs = self.forge_costs[h]
                 for p in range(4):
-                    if not s.h_armour[h][p] and all(mats[t] >= c for t, c in enumerate(self.heroes[h].costs[p])):
-                        out.append(self.H_FORGE + p)
+                    if not arm[p]:
+                        for t, c in costs[p]:
+                            if mats[t] < c:
+                                break
+                        else:
+                            out.append(self.H_FORGE + p)
             k = self.k
-            if self.chars[h] == CIRCE and s.life_supply > 0:
-                for r in range(k):
-                    o = (h + r) % k
-                    if s.h_space[o] == sp and s.h_lives[o] < gd.hero_lives_max:
-                        out.append(self.H_HEAL + r)
-            others = [o for o in range(k) if o != h and s.h_space[o] == sp]
-            if others and (any(s.h_mats[h]) or any(any(s.h_mats[o]) for o in others)):
-                out.append(self.H_TRADE)
+            if k > 1:
+                if chars[h] == CIRCE and s.life_supply > 0:
+                    lmax = self.gd.hero_lives_max
+                    for r in range(k):
+                        o = (h + r) % k
+                        if h_space[o] == sp and s.h_lives[o] < lmax:
+                            out.append(self.H_HEAL + r)
+                if h_space.count(sp) > 1:
+                    h_mats = s.h_mats
+                    if any(h_mats[h]) or any(any(h_mats[o]) for o in range(k) if o != h and h_space[o] == sp):
+                        out.append(self.H_TRADE)
+            elif chars[h] == CIRCE and s.life_supply > 0 and s.h_lives[h] < self.gd.hero_lives_max:
+                out.append(self.H_HEAL)
         out.append(self.H_END)
-        return sorted(out)
+        out.sort()
+        return out
 
     def _trade_legal(self, s: State) -> list[int]:
         h, k, M = s.cur_hero, self.k, self.M
@@ -544,10 +630,13 @@ class MythsgateRules:
                 raise IllegalActionError(self._illegal_message(s, action))
             action = int(action)
         s.decisions += 1
-        self._do(s, action)
+        if s.actor == 0:
+            self._do_invoker(s, action, s.phase)
+        else:
+            self._do_hero(s, action, s.phase)
         if not s.over:
             self._advance(s)
-        self._refresh(s)
+        s.legal = self._compute_legal(s)
 
     def _illegal_message(self, s: State, action: Any) -> str:
         if s.over:
@@ -581,10 +670,12 @@ class MythsgateRules:
             if a == self.I_FURY:
                 s.cb_fury = 1
                 s.tokens[FURY] = 0
+                s.mv += 1
                 return
             if a == self.I_DARK:
                 s.cb_dark = 1
                 s.tokens[DARK] = 0
+                s.mv += 1
                 return
             self._invoker_draw(s)
             return
@@ -593,6 +684,7 @@ class MythsgateRules:
             self._inv_card(s, kind)
             s.cb_kpicks -= 1
             if s.cb_kpicks <= 0 or not s.cb_kview:
+                s.pv += 1
                 s.power_discard.extend(s.cb_kview)
                 s.cb_kview = []
                 self._resolve(s)
@@ -601,6 +693,8 @@ class MythsgateRules:
             if a != self.I_KEEP:
                 i = a - self.I_PICK
                 s.power_discard.append(s.power_deck.pop(len(s.power_deck) - 1 - i))
+                s.dv += 1
+                s.pv += 1
                 s.inv_known = s.mt_view - 1
             else:
                 s.inv_known = s.mt_view
@@ -615,19 +709,23 @@ class MythsgateRules:
             return
         if ph == P_CYCLOPS:
             h, t = divmod(a - self.I_CYC, self.M)
+            s.hv[h] += 1
             s.h_mats[h][t] -= 1
             s.supply[t] += 1
+            s.sv += 1
             s.ab_minion = -1
             s.phase = -1
             return
         if ph == P_TRACK:
             if a != self.I_DECL:
                 s.tracks[a - self.I_TRACK] += 1
+                s.mv += 1
             s.phase = -1
             return
         if ph == P_TOKEN:
             if a != self.I_DECL:
                 s.tokens[a - self.I_FLIP] = 1
+                s.mv += 1
             s.phase = -1
             return
         # P_INV_MAIN
@@ -637,12 +735,14 @@ class MythsgateRules:
             return
         if a == self.I_HASTE:
             s.tokens[HASTE] = 0
+            s.mv += 1
             s.inv_left += 1
             return
         if self.I_REGEN <= a < self.I_REGEN + NUM_MINIONS:
             m = a - self.I_REGEN
             s.tokens[REGEN] = 0
             s.m_lives[m] += 1
+            s.mv += 1
             s.life_supply -= 1
             return
         s.inv_left -= 1
@@ -656,9 +756,11 @@ class MythsgateRules:
         elif self.I_PF <= a < self.I_PF + NUM_MINIONS:
             self._discard_effect(s, "+3F")
             s.m_f[a - self.I_PF] += 3
+            s.mv += 1
         elif self.I_PP <= a < self.I_PP + NUM_MINIONS:
             self._discard_effect(s, "+1P")
             s.m_p[a - self.I_PP] += 1
+            s.mv += 1
         elif a == self.I_X3:
             self._discard_effect(s, "X3")
             s.ban3 = 1
@@ -670,6 +772,8 @@ class MythsgateRules:
             s.queue.insert(0, [Q_PLACE, PIECE_MINION, a - self.I_TEL, PL_ANY_OUT, 0, -1])
         elif self.I_INV <= a < self.I_INV + NUM_MINIONS:
             m = a - self.I_INV
+            s.mv += 1
+            s.iv += 1
             s.inv_hand.remove(self.gd.minion_cards[m])
             s.m_space[m] = self.gd.portal
             s.m_lives[m] = self.minion[m].lives
@@ -681,6 +785,7 @@ class MythsgateRules:
             raise AssertionError(f"unhandled invoker action {a}")
 
     def _discard_effect(self, s: State, effect: str) -> None:
+        s.iv += 1
         for c in s.inv_hand:
             if self.card_effect[c] == effect:
                 s.inv_hand.remove(c)
@@ -691,6 +796,7 @@ class MythsgateRules:
     def _ability(self, s: State, m: int) -> None:
         ab = self.m_ability[m]
         if ab == "phoenix":  # once per game: take the (other) Phoenix card back from the discard pile
+            s.iv += 1
             for c in s.inv_discard:
                 mm = self.card_minion.get(c)
                 if mm is not None and self.m_ability[mm] == "phoenix":
@@ -699,6 +805,7 @@ class MythsgateRules:
                     s.inv_hand.sort()
                     break
             s.phoenix_used = 1
+            s.mv += 1
         elif ab == "hippogriff":
             s.queue.insert(0, [Q_PLACE, PIECE_MINION, m, PL_ANY_OUT, 0, -1])
         elif ab == "cyclops":
@@ -718,6 +825,7 @@ class MythsgateRules:
         """Start of the Invoker's turn: 1 life of a minion next to the Castle for one gem; back to the Portal.
 
         The tenth gem wins at once, even if the sacrifice took the last minion's last life."""
+        s.mv += 1
         s.m_lives[m] -= 1
         s.life_supply += 1
         s.gems += 1
@@ -735,6 +843,8 @@ class MythsgateRules:
 
     def _kill(self, s: State, m: int, check: bool = True) -> None:
         """A minion with no life leaves play; its card goes to the Invoker's discard pile."""
+        s.mv += 1
+        s.iv += 1
         s.m_space[m] = -1
         s.m_lives[m] = 0
         s.m_f[m] = s.m_p[m] = 0
@@ -769,6 +879,7 @@ class MythsgateRules:
                     s.cb_br = 1
                 return
             kind = a - self.H_COMMIT
+            s.hv[h] += 1
             s.h_hand[h][kind] -= 1
             s.cb_hcards.append(kind)
             ic = self.icon[kind]
@@ -778,6 +889,7 @@ class MythsgateRules:
                 s.h_round_p[h] += 1
             elif ic == ICON_CHAINS:
                 s.inv_chain += 1
+                s.mv += 1
             return
         if ph == P_CHOOSE:
             self._start_hero_turn(s, (h + a - self.H_CHOOSE) % self.k)
@@ -791,6 +903,8 @@ class MythsgateRules:
             r, t = divmod(a - (self.H_GIVE if give else self.H_TAKE), self.M)
             o = (h + r) % self.k
             src, dst = (h, o) if give else (o, h)
+            s.hv[h] += 1
+            s.hv[o] += 1
             s.h_mats[src][t] -= 1
             s.h_mats[dst][t] += 1
             s.tr_left -= 1
@@ -802,13 +916,16 @@ class MythsgateRules:
             keep = s.pw_cards[i]
             other = s.pw_cards[1 - i]
             s.loc_discard[self.loc[other].deck].append(other)
+            s.lv += 1
             s.pw_cards = []
             s.phase = -1
             self._resolve_location(s, h, keep)
             return
         if ph == P_DISCARD:
+            s.hv[h] += 1
             s.h_hand[h][a - self.H_DISC] -= 1
             s.power_discard.append(a - self.H_DISC)
+            s.pv += 1
             s.phase = -1
             return
         # P_HERO_MAIN
@@ -826,6 +943,7 @@ class MythsgateRules:
         sp = s.h_space[h]
         if self.H_MOVE <= a < self.H_MOVE + self.S:
             s.h_space[h] = a - self.H_MOVE
+            s.hv[h] += 1
         elif a == self.H_EXP:
             self._resolve_location(s, h, self._loc_draw(s, self.deck_of[sp]))
         elif a == self.H_EXP2:
@@ -835,9 +953,11 @@ class MythsgateRules:
         elif self.H_ATT <= a < self.H_ATT + NUM_MINIONS:
             self._start_combat(s, 1, h, a - self.H_ATT, -1)
         elif a == self.H_REST:
+            s.hv[h] += 1
             s.h_lives[h] += 1
             s.life_supply -= 1
         elif a == self.H_PC:
+            s.hv[h] += 1
             for _ in range(self.gd.power_centre_draw):
                 c = self._power_draw(s)
                 if c < 0:
@@ -845,18 +965,23 @@ class MythsgateRules:
                 s.h_hand[h][c] += 1
         elif self.H_MARKET <= a < self.H_MARKET + self.M * self.M:
             t, u = divmod(a - self.H_MARKET, self.M)
+            s.hv[h] += 1
             s.h_mats[h][t] -= 1
             s.market[t] += 1
             s.market[u] -= 1
+            s.sv += 1
             s.h_mats[h][u] += 1
         elif self.H_FORGE <= a < self.H_FORGE + 4:
             p = a - self.H_FORGE
+            s.hv[h] += 1
             for t, c in enumerate(self.heroes[h].costs[p]):
                 s.h_mats[h][t] -= c
                 s.supply[t] += c
+            s.sv += 1
             s.h_armour[h][p] = 1
         elif self.H_HEAL <= a < self.H_HEAL + MAX_HEROES:
             o = (h + a - self.H_HEAL) % self.k
+            s.hv[o] += 1
             s.h_lives[o] += 1
             s.life_supply -= 1
         elif a == self.H_TRADE:
@@ -866,15 +991,18 @@ class MythsgateRules:
             raise AssertionError(f"unhandled hero action {a}")
 
     def _use_book(self, s: State, h: int, color: int) -> None:
+        s.hv[h] += 1
         for c in s.h_books[h]:
             if self.loc[c].color == color:
                 s.h_books[h].remove(c)
                 s.loc_discard[self.loc[c].deck].append(c)
+                s.lv += 1
                 return
         raise AssertionError("no book")
 
     def _loc_draw(self, s: State, d: int) -> int:
         """Draw a location card; a deck emptied by the draw is rebuilt from its shuffled discard pile."""
+        s.lv += 1
         if not s.loc_deck[d]:
             self._reshuffle_loc(s, d)
         c = s.loc_deck[d].pop()
@@ -884,15 +1012,19 @@ class MythsgateRules:
 
     def _reshuffle_loc(self, s: State, d: int) -> None:
         pile = s.loc_discard[d]
+        s.lv += 1
         s.loc_deck[d] = [pile[i] for i in s.rng.permutation(len(pile))]
         s.loc_discard[d] = []
 
     def _resolve_location(self, s: State, h: int, c: int) -> None:
+        s.hv[h] += 1
+        s.lv += 1
         card = self.loc[c]
         if card.kind == LOC_MATERIAL:
             t = card.material
             if s.supply[t]:
                 s.supply[t] -= 1
+                s.sv += 1
                 s.h_mats[h][t] += 1
             s.loc_discard[card.deck].append(c)
         elif card.kind == LOC_BOOK:
@@ -909,15 +1041,19 @@ class MythsgateRules:
                 return -1
         if s.inv_known:
             s.inv_known -= 1
+        s.dv += 1
         return s.power_deck.pop()
 
     def _reshuffle_power(self, s: State) -> None:
         pile = s.power_discard
+        s.pv += 1
+        s.dv += 1
         s.power_deck = [pile[i] for i in s.rng.permutation(len(pile))]
         s.power_discard = []
         s.inv_known = 0
 
     def _inv_draw_cards(self, s: State, n: int) -> None:
+        s.iv += 1
         for _ in range(n):
             if not s.inv_deck:
                 pile = s.inv_discard
@@ -931,6 +1067,7 @@ class MythsgateRules:
     # ---- combat
     def _start_combat(self, s: State, attacker: int, h: int, m: int, enc: int) -> None:
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc = 1, attacker, h, m, enc
+        s.hv[h] += 1
         s.cb_space = s.h_space[h]
         s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
         s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
@@ -965,12 +1102,16 @@ class MythsgateRules:
         ic = self.icon[kind]
         if ic == ICON_F:
             s.inv_round_f += 2
+            s.mv += 1
         elif ic == ICON_P:
             s.inv_round_p += 1
+            s.mv += 1
         elif ic == ICON_CHAINS:
             s.h_chain[s.cb_hero] += 1
+            s.hv[s.cb_hero] += 1
         elif ic == ICON_DRAW:
             # Draw: the set-aside rune cards the gems on the Portal allow (0/3/6), then his deck, three cards in all
+            s.iv += 1
             got = 0
             for c in sorted(s.inv_aside, key=lambda c: self.gd.invoker_cards[c].rune):
                 if got < DRAW_ICON_CARDS and self.gd.invoker_cards[c].rune <= s.gems:
@@ -983,6 +1124,10 @@ class MythsgateRules:
     def _resolve(self, s: State) -> None:
         """Compare totals (ties to the attacker) and apply the outcome; follow-ups go to the queue."""
         h, m, enc = s.cb_hero, s.cb_minion, s.cb_enc
+        s.hv[h] += 1
+        s.mv += 1
+        s.pv += 1
+        s.sv += 1
         ht, it = self.combat_totals(s)
         hero_wins = ht > it or (ht == it and s.cb_att == 1)
         gd = self.gd
@@ -995,6 +1140,7 @@ class MythsgateRules:
         s.power_discard.extend(s.cb_icards)
         if enc >= 0:
             s.loc_discard[self.loc[enc].deck].append(enc)
+            s.lv += 1
         space = s.cb_space
         attacker = s.cb_att
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc, s.cb_space = 0, 0, -1, -1, -1, -1
@@ -1046,8 +1192,10 @@ class MythsgateRules:
         piece, who = s.pl[0], s.pl[1]
         if piece == PIECE_HERO:
             s.h_space[who] = x
+            s.hv[who] += 1
         else:
             s.m_space[who] = x
+            s.mv += 1
         s.pl = []
         s.phase = -1
 
@@ -1093,6 +1241,7 @@ class MythsgateRules:
                         s.phase, s.actor = P_HERO_MAIN, 1 + h
                     else:
                         s.h_done[h] = 1
+                        s.hv[h] += 1
                         s.cur_hero = -1
                 else:
                     self._next_hero(s)
@@ -1113,6 +1262,7 @@ class MythsgateRules:
             return
         s.turn_side = LEAGUE
         s.h_done = [0] * self.k
+        self._touch_heroes(s)
         s.cur_hero = -1
         s.phase = -1
 
@@ -1132,14 +1282,21 @@ class MythsgateRules:
 
     def _start_hero_turn(self, s: State, h: int) -> None:
         s.cur_hero = h
+        s.hv[h] += 1
         s.h_taken = 0
         lvl = self.hero_level(s, h)
         if s.h_boots[h]:  # the -1 Boots token costs one action this turn, then returns
             lvl -= 1
             s.h_boots[h] = 0
+            s.hv[h] += 1
             s.boots_supply += 1
         s.h_left = max(1, lvl)
         s.phase = -1
+
+    def _touch_heroes(self, s: State) -> None:
+        hv = s.hv
+        for h in range(self.k):
+            hv[h] += 1
 
     def _end_round(self, s: State) -> None:
         s.round += 1
@@ -1147,7 +1304,9 @@ class MythsgateRules:
         s.h_round_f = [0] * k
         s.h_round_p = [0] * k
         s.h_chain = [0] * k
+        self._touch_heroes(s)
         s.inv_round_f = s.inv_round_p = s.inv_chain = s.balrog_bonus = 0
+        s.mv += 1
         self._start_invoker_turn(s)
 
     # ------------------------------------------------------- serialization
@@ -1331,6 +1490,8 @@ class MythsgateRules:
                 setattr(c, name, [list(x) if isinstance(x, list) else x for x in v])
         c.rng = copy.deepcopy(s.rng)
         c.legal = list(s.legal) if s.legal is not None else None
+        c.hv = list(s.hv)
+        c.obs = None
         return c
 
     # ------------------------------------------------------ hidden information
