@@ -33,3 +33,22 @@ def test_every_env_has_a_generated_page() -> None:
     gen = _generator()
     for name in gen.ENVS:
         assert ROOT / "docs" / "envs" / f"{gen.game_name(name)}.md" in GENERATED
+
+
+GAMES = ("mythic_baths", "mythsgate", "mythwind_innkeeper")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rules_doc_names_only_tests_that_exist_and_every_rules_test(game: str) -> None:
+    """docs/rules/<game>.md maps rules to tests: each test it names exists, and each rules test is named."""
+    import re
+
+    doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+    named = set(re.findall(r"\b(test_[A-Za-z0-9_]+)", doc)) - {f"test_{game}_{kind}" for kind in ("rules", "simulation", "api", "bad_input", "rewards", "heuristic")}
+    defined: set[str] = set()
+    for path in (ROOT / "tests").glob(f"test_{game}*.py"):
+        defined |= set(re.findall(r"^def (test_[A-Za-z0-9_]+)", path.read_text(), flags=re.M))
+    assert named, f"docs/rules/{game}.md names no test"
+    assert not sorted(named - defined), f"docs/rules/{game}.md names tests that do not exist: {sorted(named - defined)}"
+    rules_tests = set(re.findall(r"^def (test_[A-Za-z0-9_]+)", (ROOT / "tests" / f"test_{game}_rules.py").read_text(), flags=re.M))
+    assert not sorted(rules_tests - named), f"rules tests missing from docs/rules/{game}.md: {sorted(rules_tests - named)}"
