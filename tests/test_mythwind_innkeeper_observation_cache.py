@@ -10,7 +10,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 from mythzoo.envs import mythwind_innkeeper_v0 as inn
 from mythzoo.envs.mythwind_innkeeper.components import load_data
 from mythzoo.envs.mythwind_innkeeper.observation import MythwindInnkeeperObserver
@@ -80,3 +79,29 @@ def test_env_observations_and_state_round_trips_unaffected_by_caches() -> None:
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     pickled = pickle.loads(pickle.dumps(env.observer))
     assert _same(pickled.observation(env.state_), env.observer.reference_observation(env.state_))
+
+
+def test_fast_uniform_draw_is_numpys_integers() -> None:
+    """The engine's draws (``rules._below``) give exactly ``int(rng.integers(n))`` and leave the
+    generator in the same state, so seeds play the same campaigns as with numpy's own call."""
+    from mythzoo.envs.core.rng import make_rng
+    from mythzoo.envs.mythwind_innkeeper import rules as rules_mod
+
+    assert rules_mod._below is rules_mod._lemire_below  # the check at import passed on this numpy
+    a, b = make_rng(7), make_rng(7)
+    sizes = np.random.default_rng(1)
+    for i in range(20_000):
+        n = int(sizes.integers(1, 40)) if i % 5 else int(sizes.integers(1, 2**32))
+        if i % 97 == 0:
+            a.random()
+            b.random()
+        assert int(a.integers(n)) == rules_mod._below(b, n), (i, n)
+    assert a.bit_generator.state == b.bit_generator.state
+    # A generator restored from JSON mid-stream (with a buffered half word) continues identically.
+    rules = MythwindInnkeeperRules(load_data())
+    s = rules.initial_state(5)
+    for _ in range(3):
+        legal = rules.legal_actions(s)
+        rules.apply(s, legal[-1])
+    t = rules.from_json(rules.to_json(s))
+    assert [int(s.rng.integers(9)) for _ in range(50)] == [rules_mod._below(t.rng, 9) for _ in range(50)]

@@ -288,7 +288,7 @@ class MythzooAECEnv(AECEnv):
             if rules.current_player(s) == seat:
                 for a in rules.legal_actions(s):
                     mask[a] = 1
-        return {"observation": self.observer.observation(s, seat), "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        return {"observation": self.observer.observation(s, seat), "action_mask": np.frombuffer(mask, np.int8)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, termination, truncation and info of ``agent_selection``."""

@@ -92,8 +92,12 @@ class raw_env(MythzooAECEnv):
     def step(self, action: int | None) -> None:
         """Apply ``action``; ``infos`` then carry coins, renown and last night's satisfaction."""
         super().step(action)
-        if self.agents and "innkeeper" in self.infos:
-            self.infos["innkeeper"] = {**self.infos["innkeeper"], **self._info()}
+        infos = self.infos
+        if self.agents and "innkeeper" in infos:
+            s = self.state_  # the fields of _info(), merged into a new dict (earlier infos stay as they were)
+            infos["innkeeper"] = {**infos["innkeeper"], "coins": s.coins, "earned": s.earned, "renown": s.renown,
+                                  "renown_level": self.rules.levels[s.renown], "seated": s.last_seated,
+                                  "unseated": s.last_unseated, "day": s.turn, "season": s.season}
 
     def action_table(self, agent: str | None = None) -> ActionTable:
         return self.rules.table

@@ -150,18 +150,30 @@ class MythwindInnkeeperObserver:
         assert names[-len(blocks):] == blocks and o["skills"] + R.NK * self.skill_w == o["dice"]
         self.head_size = o["grid"]
         self.nbytes = 4 * self.size
-        (self.o_phase, self.o_scalars, self.o_renown, self.o_level, self.o_season, self.o_wdeck, self.o_row,
-         self.o_workers, self.o_sguest, self.o_stoken, self.o_sslot, self.o_pending, self.o_inn) = (
-            o["phase"], o["scalars"], o["renown"], o["renown_level"], o["season"], o["weather_deck"], o["operate_row"],
-            o["worker_slots"], o["selected_guest"], o["selected_token"], o["selected_slot"], o["pending"], o["inn"])
         self.n_scalars = len(SCALARS)
         self.n_inn = len(INN_FIELDS)
-        self.n_seasons = len(R.data.seasons)
         self.total = R.total_days()
-        self.weather_ones = [
-            (o["weather"] + w.type,) + ((o["weather"] + 3,) if w.event else ()) + (o["weather"] + 4 + w.alignment,)
-            for w in R.data.weather
+        # The head (everything before the grid) is joined from one piece per group of pieces, in
+        # layout order; each is a precomputed row, a cached block or packed.
+        head = ["phase", "scalars", "renown", "renown_level", "season", "weather", "weather_deck", "operate_row",
+                "worker_slots", "selected_guest", "selected_token", "selected_slot", "pending", "inn"]
+        assert names[: len(head)] == head and names[len(head)] == "grid"
+        f = self._floats
+        np_, nw = len(PHASE_NAMES), len(WEATHER_FIELDS)
+        self.phase_rows = [f(np_, (p,)) for p in range(np_)]
+        self.n_seasons = len(R.data.seasons)
+        self.renown_rows = [  # renown, renown_level and season pieces, by renown slot and season
+            [f(R.track_len + 3 + self.n_seasons, (r, R.track_len + R.levels[r] - 1, R.track_len + 3 + x)) for x in range(self.n_seasons)]
+            for r in range(R.track_len)
         ]
+        self.weather_rows = [f(nw, (w.type,) + ((3,) if w.event else ()) + (4 + w.alignment,)) for w in R.data.weather]
+        self.zero_weather = f(nw)
+        nsel = R.NG + R.NA + NUM_SLOTS
+        self.sel_guest_rows = [f(nsel, (g,)) for g in range(R.NG)]
+        self.sel_token_rows = [f(nsel, (R.NG + a,)) for a in range(R.NA)]
+        self.sel_slot_rows = [f(nsel, (R.NG + R.NA + sl,)) for sl in range(NUM_SLOTS)]
+        self.zero_selected = f(nsel)
+        self.zero_pending = f(3 + len(ACC_TYPES))
 
         def packed(base: int, width: int, ones: tuple[int, ...]) -> bytes:
             row = t[base : base + width].copy()
@@ -186,13 +198,34 @@ class MythwindInnkeeperObserver:
             self.acc_rows.append(rows)
         # Grid: empty slots are static; an occupied slot's row is made on first use and kept.
         self.grid_empty = [packed(o["grid"] + sl * self.grid_w, self.grid_w, ()) for sl in range(NUM_SLOTS)]
-        self._grid_rows: dict[tuple, bytes] = {}
-        self._head_packer = struct.Struct(f"<{self.head_size}f")
+        # Gossip cards: one row per card and place (index -1: in no place).
+        cb, cw = o["gossip"], self.gossip_w
+        self.gossip_rows = [[packed(cb + c * cw, cw, (k,)) for k in range(len(GOSSIP_LOC))] + [packed(cb + c * cw, cw, ())]
+                            for c in range(R.NC)]
+        # Skills: one row per skill and row of its slot (index -1: not gained; len(OPERATE): learnable now).
+        kb, kw = o["skills"], self.skill_w
+        self.skill_rows = []
+        for k in range(R.NK):
+            rows = [packed(kb + k * kw, kw, (0, 1 + r)) for r in range(len(OPERATE))]
+            rows.append(packed(kb + k * kw, kw, (1 + len(OPERATE),)))
+            rows.append(packed(kb + k * kw, kw, ()))
+            self.skill_rows.append(rows)
+        self._die_rows: dict[tuple, bytes] = {}  # bounded: die, pips, used
+        self._grid_rows: dict[tuple, bytes] = {}  # bounded: slot, token and four flags
+        self._wdeck_rows: dict[tuple, bytes] = {}  # bounded: subsets of the weather deck
+        self._workers_rows: dict[tuple, bytes] = {}  # bounded: row and worker slots taken
+        self._make_packers()
         self._clear_caches()
+
+    def _make_packers(self) -> None:
+        self._scalar_packer = struct.Struct(f"<{self.n_scalars}f")
+        self._inn_packer = struct.Struct(f"<{self.n_inn}f")
 
     def _clear_caches(self) -> None:
         # Each cache: (copies of the state values it was built from..., result). Never shared with a state.
         self._inn_cache: tuple | None = None
+        self._wdeck_cache: tuple | None = None
+        self._workers_cache: tuple | None = None
         self._grid_cache: tuple | None = None
         self._guest_cache: tuple | None = None
         self._acc_cache: tuple | None = None
@@ -201,11 +234,11 @@ class MythwindInnkeeperObserver:
 
     def __getstate__(self) -> dict:
         """Pickling: the compiled ``struct.Struct`` and the caches are rebuilt on load."""
-        return {k: v for k, v in self.__dict__.items() if not (k.endswith("_packer") or k.endswith("_cache"))}
+        return {k: v for k, v in self.__dict__.items() if not k.endswith(("_packer", "_cache"))}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._head_packer = struct.Struct(f"<{self.head_size}f")
+        self._make_packers()
         self._clear_caches()
 
     def layout(self, seat: int) -> ObservationLayout:
@@ -218,73 +251,108 @@ class MythwindInnkeeperObserver:
     def observation(self, s: State, seat: int = 0) -> np.ndarray:
         """The innkeeper's view of ``s`` as a new (writable) float32 vector, equal to
         :meth:`reference_observation`."""
-        buf = bytearray().join((
-            self._head_packer.pack(*self._head(s)), self._grid(s), self._guests(s), self._accs(s), self._gossip(s), self._tail(s),
-        ))
-        return np.frombuffer(buf, dtype=np.float32)
-
-    # ------------------------------------------------------------ blocks
-    def _head(self, s: State) -> list[float]:
-        """Everything before the grid, as a list of floats (bools and ints pack as floats)."""
         R = self.rules
-        v = [0.0] * self.head_size
-        v[self.o_phase + s.phase] = 1.0
         total = self.total
-        sc = self.o_scalars
-        v[sc : sc + self.n_scalars] = (
-            s.coins / COIN_SCALE, s.earned / COIN_SCALE, s.party_coins / 3.0, s.day / R.days_per_season, s.season / R.num_seasons,
-            (total - s.turn) / total, s.streak / 5.0, len(s.bag) / 30.0, len(s.drawn) / 12.0, len(s.hand) / 6.0,
-            (len(s.gdeck) + len(s.gbottom)) / 6.0, s.improve_used[0], s.improve_used[1], s.improve_used[2], s.ctx == 1,
-            len(s.cq) / 10.0, s.last_seated / 12.0, s.last_unseated / 12.0, s.skill_left / 2.0,
-        )
-        v[self.o_renown + s.renown] = 1.0
-        v[self.o_level + R.levels[s.renown] - 1] = 1.0
-        v[self.o_season + s.season % self.n_seasons] = 1.0
+        ph, sel = s.phase, s.sel
         if s.weather >= 0:
-            for i in self.weather_ones[s.weather]:
-                v[i] = 1.0
-        wd = self.o_wdeck
-        for i in s.wdeck:
-            v[wd + i] = 1.0
-        if s.row >= 0:
-            v[self.o_row + s.row] = 1.0
-        ws = self.o_workers
-        for r, u in enumerate(s.worker_used):
-            if u:
-                v[ws + r] = 1.0
-        if s.sel >= 0:
-            ph = s.phase
-            if ph in (3, 4, 16, 17, 19):  # guest chosen / late guest
-                v[self.o_sguest + s.sel] = 1.0
-            elif ph == 6:
-                v[self.o_stoken + s.sel] = 1.0
-            elif ph == 7:
-                v[self.o_sslot + s.sel] = 1.0
-        pd = self.o_pending
-        for c in s.dmg:
-            v[pd + c] += 0.2
-        if s.lose_type >= 0:
-            v[pd + 3 + s.lose_type] = 1.0
+            weather = self.weather_rows[s.weather]
+        else:
+            weather = self.zero_weather
+        c = self._wdeck_cache
+        if c is None or c[0] != s.wdeck:
+            key = tuple(s.wdeck)
+            row = self._wdeck_rows.get(key)
+            if row is None:
+                row = self._wdeck_rows[key] = self._floats(R.NW, key)
+            c = self._wdeck_cache = (list(key), row)
+        wdeck = c[1]
+        c = self._workers_cache
+        if c is None or c[0] != s.row or c[1] != s.worker_used:
+            key = (s.row, *s.worker_used)
+            row = self._workers_rows.get(key)
+            if row is None:
+                row = self._workers_rows[key] = self._workers_bytes(s.row, s.worker_used)
+            c = self._workers_cache = (s.row, list(s.worker_used), row)
+        workers = c[2]
+        if sel < 0:
+            selected = self.zero_selected
+        elif ph in (3, 4, 16, 17, 19):  # guest chosen / late guest
+            selected = self.sel_guest_rows[sel]
+        elif ph == 6:
+            selected = self.sel_token_rows[sel]
+        elif ph == 7:
+            selected = self.sel_slot_rows[sel]
+        else:
+            selected = self.zero_selected
+        if s.dmg or s.lose_type >= 0:
+            pending = self._pending_bytes(s)
+        else:
+            pending = self.zero_pending
         c = self._inn_cache
         if c is None or c[0] != s.slot_acc or c[1] != s.slot_dmg or c[2] != s.served:
-            c = self._inn_cache = (list(s.slot_acc), list(s.slot_dmg), list(s.served), self._inn_values(s))
-        inn = self.o_inn
-        v[inn : inn + self.n_inn] = c[3]
-        return v
+            c = self._inn_cache = (list(s.slot_acc), list(s.slot_dmg), list(s.served), self._inn_bytes(s))
+        buf = bytearray().join((
+            self.phase_rows[ph],
+            self._scalar_packer.pack(
+                s.coins / COIN_SCALE, s.earned / COIN_SCALE, s.party_coins / 3.0, s.day / R.days_per_season, s.season / R.num_seasons,
+                (total - s.turn) / total, s.streak / 5.0, len(s.bag) / 30.0, len(s.drawn) / 12.0, len(s.hand) / 6.0,
+                (len(s.gdeck) + len(s.gbottom)) / 6.0, s.improve_used[0], s.improve_used[1], s.improve_used[2], s.ctx == 1,
+                len(s.cq) / 10.0, s.last_seated / 12.0, s.last_unseated / 12.0, s.skill_left / 2.0,
+            ),
+            self.renown_rows[s.renown][s.season % self.n_seasons],
+            weather, wdeck, workers, selected, pending, c[3],
+            self._grid(s), self._guests(s), self._accs(s), self._gossip(s), self._tail(s),
+        ))
+        return np.frombuffer(buf, np.float32)  # dtype positional: a third of the call's cost
 
-    def _inn_values(self, s: State) -> list[float]:
-        """The ``inn`` piece: services available, style counts/3, styles embraced."""
+    # ------------------------------------------------------------ blocks
+    @staticmethod
+    def _floats(n: int, ones: tuple[int, ...] | list[int] = (), vals: dict[int, float] | None = None) -> bytes:
+        """``n`` packed float32 zeros with ``ones`` set to 1 and then ``vals`` written."""
+        v = [0.0] * n
+        for i in ones:
+            v[i] = 1.0
+        if vals:
+            for i, x in vals.items():
+                v[i] = x
+        return struct.pack(f"<{n}f", *v)
+
+    def _workers_bytes(self, row: int, worker_used: list[int]) -> bytes:
+        """The ``operate_row`` and ``worker_slots`` pieces (adjacent)."""
+        n = len(OPERATE)
+        ones = [row] if row >= 0 else []
+        ones.extend(n + r for r, u in enumerate(worker_used) if u)
+        return self._floats(2 * n, ones)
+
+    def _pending_bytes(self, s: State) -> bytes:
+        vals: dict[int, float] = {}
+        for c in s.dmg:
+            vals[c] = vals.get(c, 0.0) + 0.2
+        return self._floats(3 + len(ACC_TYPES), [3 + s.lose_type] if s.lose_type >= 0 else (), vals)
+
+    def _inn_bytes(self, s: State) -> bytes:
+        """The ``inn`` piece: services available (``rules.services``), style counts/3
+        (``rules.style_counts``), styles embraced; both counted in one pass here."""
         R, nt = self.rules, len(ACC_TYPES)
         v = [0.0] * self.n_inn
-        for i, h in enumerate(R.services(s)):
-            if h:
-                v[i] = 1.0
-        for i, c in enumerate(R.style_counts(s)):
+        cnt = [0, 0, 0]
+        ty, st = R.acc_type, R.acc_style
+        for a, dmg in zip(s.slot_acc, s.slot_dmg):
+            if a >= 0 and not dmg:
+                v[ty[a]] = 1.0
+                if st[a] >= 0:
+                    cnt[st[a]] += 1
+        for c in s.served:
+            for t in R.gossip_accs[c]:
+                v[t] = 1.0
+            for x in R.gossip_styles[c]:
+                cnt[x] += 1
+        for i, c in enumerate(cnt):
             if c:
                 v[nt + i] = c / 3.0
                 if c >= 2:
                     v[nt + 3 + i] = 1.0
-        return v
+        return self._inn_packer.pack(*v)
 
     def _grid(self, s: State) -> bytes:
         c = self._grid_cache
@@ -345,38 +413,64 @@ class MythwindInnkeeperObserver:
     def _gossip(self, s: State) -> bytes:
         c = self._gossip_cache
         if c is None or c[0] != s.gdeck or c[1] != s.gbottom or c[2] != s.hand or c[3] != s.served or c[4] != s.adventure:
-            cb, cw = self.o["gossip"], self.gossip_w
-            block = self.template[cb : cb + self.rules.NC * cw].copy()
-            for k, lst in enumerate((s.gdeck, s.gbottom, s.hand, s.served, s.adventure)):
+            lists = (s.gdeck, s.gbottom, s.hand, s.served, s.adventure)
+            where: list[int] | None = [-1] * self.rules.NC  # -1: in no list (the row with no place)
+            for k, lst in enumerate(lists):
                 for card in lst:
-                    block[card * cw + k] = 1.0
-            c = self._gossip_cache = (list(s.gdeck), list(s.gbottom), list(s.hand), list(s.served), list(s.adventure), block.tobytes())
+                    if where[card] >= 0:  # in two places (never in a valid state): the general way
+                        where = None
+                        break
+                    where[card] = k
+                if where is None:
+                    break
+            if where is None:
+                cb, cw = self.o["gossip"], self.gossip_w
+                block = self.template[cb : cb + self.rules.NC * cw].copy()
+                for k, lst in enumerate(lists):
+                    for card in lst:
+                        block[card * cw + k] = 1.0
+                data = block.tobytes()
+            else:
+                data = b"".join([rows[k] for rows, k in zip(self.gossip_rows, where)])
+            c = self._gossip_cache = (list(s.gdeck), list(s.gbottom), list(s.hand), list(s.served), list(s.adventure), data)
         return c[5]
 
     def _tail(self, s: State) -> bytes:
         """Skills and dice (learnable skills are shown in the town phase only)."""
-        R = self.rules
-        learn = tuple(r < 0 and R.learnable(s, k) for k, r in enumerate(s.skill_row)) if s.phase == 1 else None
+        if s.phase == 1:  # rules.learnable() for each skill not gained, its slot count hoisted
+            R, coins, season = self.rules, s.coins, s.season + 1
+            free = sum(1 for r in s.skill_row if r >= 0) < R.slots
+            cost, unlock = R.skill_cost, R.skill_unlock
+            learn = [r < 0 and free and coins >= cost[k] and season >= unlock[k] for k, r in enumerate(s.skill_row)]
+        else:
+            learn = None
         c = self._tail_cache
         if c is None or c[0] != s.skill_row or c[1] != learn or c[2] != s.dice or c[3] != s.die_used:
-            kb, kw = self.o["skills"], self.skill_w
-            block = self.template[kb : self.size].copy()
-            for k, r in enumerate(s.skill_row):
-                if r >= 0:
-                    block[k * kw] = 1.0
-                    block[k * kw + 1 + r] = 1.0
-                elif learn is not None and learn[k]:
-                    block[k * kw + 1 + len(OPERATE)] = 1.0
-            db, dw = self.o["dice"] - kb, self.die_w
-            for i, p in enumerate(s.dice):
-                if p >= 0:
-                    block[db + i * dw] = 1.0
-                    if p:
-                        block[db + i * dw + 1] = p / 6.0
-                    if s.die_used[i]:
-                        block[db + i * dw + 2] = 1.0
-            c = self._tail_cache = (list(s.skill_row), learn, list(s.dice), list(s.die_used), block.tobytes())
+            rows = self.skill_rows
+            if learn is None:
+                parts = [rows[k][r] for k, r in enumerate(s.skill_row)]
+            else:  # index len(OPERATE): not gained and learnable now
+                parts = [rows[k][len(OPERATE) if r < 0 and ok else r] for k, (r, ok) in enumerate(zip(s.skill_row, learn))]
+            memo = self._die_rows
+            for i, (p, used) in enumerate(zip(s.dice, s.die_used)):
+                key = (i, p, bool(used) and p >= 0)
+                row = memo.get(key)
+                if row is None:
+                    row = memo[key] = self._die_row(*key)
+                parts.append(row)
+            c = self._tail_cache = (list(s.skill_row), learn, list(s.dice), list(s.die_used), b"".join(parts))
         return c[4]
+
+    def _die_row(self, i: int, p: int, used: bool) -> bytes:
+        base = self.o["dice"] + i * self.die_w
+        row = self.template[base : base + self.die_w].copy()
+        if p >= 0:
+            row[0] = 1.0
+            if p:
+                row[1] = p / 6.0
+            if used:
+                row[2] = 1.0
+        return row.tobytes()
 
     # ------------------------------------------------------------ reference
     def reference_observation(self, s: State, seat: int = 0) -> np.ndarray:

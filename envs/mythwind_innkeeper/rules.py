@@ -69,6 +69,49 @@ DEPENDENTS = {KITCHEN: (DRINK, FOOD), STAGE: (MUSIC, PLAY)}
 MAX_PARTY_COINS = 3
 
 
+def _numpy_below(rng: np.random.Generator, n: int) -> int:
+    """A uniform draw from ``0..n-1``: ``int(rng.integers(n))``."""
+    return int(rng.integers(n))
+
+
+def _lemire_below(rng: np.random.Generator, n: int) -> int:
+    """``int(rng.integers(n))`` (the same number, the same generator state after) without numpy's
+    per-call overhead. For ``1 < n < 2**32`` numpy's ``Generator.integers`` draws with Lemire's
+    method on the bit generator's ``next_uint32`` (the PCG64 keeps the unused half of a 64-bit
+    output for the next call, so both share it); this calls ``next_uint32`` through the bit
+    generator's ctypes interface and does the same arithmetic. Any other case goes to numpy.
+    Used only if :func:`_lemire_matches_numpy` confirmed it when this module was loaded."""
+    bg = rng.bit_generator
+    if n < 2 or n > 0xFFFFFFFF or type(bg) is not np.random.PCG64:
+        return int(rng.integers(n))
+    c = bg.ctypes
+    m = c.next_uint32(c.state) * n
+    if m & 0xFFFFFFFF < n:
+        threshold = (0x100000000 - n) % n  # (UINT32_MAX - (n - 1)) % n
+        while m & 0xFFFFFFFF < threshold:
+            m = c.next_uint32(c.state) * n
+    return m >> 32
+
+
+def _lemire_matches_numpy() -> bool:
+    """Whether :func:`_lemire_below` reproduces this numpy's ``Generator.integers`` (draws and state)."""
+    try:
+        a, b = make_rng(20240611), make_rng(20240611)
+        for i in range(1500):
+            n = (2, 3, 5, 7, 12, 29, 30, 1000, 2**31 + 11, 0xFFFFFFFF)[i % 10] if i % 3 else 2 + (i * 7919) % 97
+            if i % 50 == 0:  # 64-bit draws in between leave the buffered half alone
+                a.random()
+                b.random()
+            if int(a.integers(n)) != _lemire_below(b, n):
+                return False
+        return a.bit_generator.state == b.bit_generator.state
+    except Exception:  # noqa: BLE001 -- no ctypes interface, or anything unexpected: numpy's own draws
+        return False
+
+
+_below = _lemire_below if _lemire_matches_numpy() else _numpy_below
+
+
 @dataclass
 class State:
     """The whole campaign as plain data (see ``docs/rules/mythwind_innkeeper.md``, "State")."""
@@ -167,6 +210,13 @@ class MythwindInnkeeperRules:
         self.glevel = [g.level for g in d.guests]
         self.gcomp = [g.complaints for g in d.guests]
         self.nonblank = [tuple(f for f in faces if f > 0) for faces in d.die_faces]
+        # Lookup tables for the hot paths (derived from the data, never mutated).
+        self.decoded = [self.table.decode(a) for a in range(self.num_actions)]
+        self.acc_furniture = [t < len(FURNITURE) for t in self.acc_type]
+        self.gossip_accs = [c.accommodations for c in d.gossip]
+        self.gossip_styles = [c.styles for c in d.gossip]
+        self.skill_cost = [k.cost for k in d.skills]
+        self.skill_unlock = [d.skill_unlock_season[k.level - 1] for k in d.skills]
 
     # ------------------------------------------------------------------ setup
     def initial_state(self, seed: int | None) -> State:
@@ -217,12 +267,12 @@ class MythwindInnkeeperRules:
     def style_counts(self, s: State) -> list[int]:
         """Undamaged accommodations of each style in the inn plus style icons on served gossip cards."""
         cnt = [0, 0, 0]
-        st, dmg = self.acc_style, s.slot_dmg
-        for d, a in enumerate(s.slot_acc):
-            if a >= 0 and not dmg[d] and st[a] >= 0:
+        st = self.acc_style
+        for a, dmg in zip(s.slot_acc, s.slot_dmg):
+            if a >= 0 and not dmg and st[a] >= 0:
                 cnt[st[a]] += 1
         for c in s.served:
-            for x in self.data.gossip[c].styles:
+            for x in self.gossip_styles[c]:
                 cnt[x] += 1
         return cnt
 
@@ -233,12 +283,12 @@ class MythwindInnkeeperRules:
     def services(self, s: State) -> list[bool]:
         """Accommodation types (by index) available to fulfil service requests: undamaged in the inn or on a served gossip card."""
         have = [False] * (len(FURNITURE) + len(SERVICES))
-        ty, dmg = self.acc_type, s.slot_dmg
-        for d, a in enumerate(s.slot_acc):
-            if a >= 0 and not dmg[d]:
+        ty = self.acc_type
+        for a, dmg in zip(s.slot_acc, s.slot_dmg):
+            if a >= 0 and not dmg:
                 have[ty[a]] = True
         for c in s.served:
-            for t in self.data.gossip[c].accommodations:
+            for t in self.gossip_accs[c]:
                 have[t] = True
         return have
 
@@ -256,14 +306,47 @@ class MythwindInnkeeperRules:
                 emb = self.embraced(s)
             if not emb[style]:
                 return []
-        f, ty, acc, dmg, gst = self.gfurn[g], self.acc_type, s.slot_acc, s.slot_dmg, s.slot_guest
+        f, ty = self.gfurn[g], self.acc_type
+        out = [d for d, (a, dmg, gst) in enumerate(zip(s.slot_acc, s.slot_dmg, s.slot_guest)) if a >= 0 and not dmg and gst < 0 and ty[a] == f]
+        if style >= 0:
+            out = [d for d in out if self._near_style(s, d, style)]
+        return out
+
+    def _seatable_guests(self, s: State) -> list[int]:
+        """The drawn guests :meth:`seat_slots` can seat somewhere, sorted (one pass over the inn)."""
+        ty, st = self.acc_type, self.acc_style
+        have = [False] * (len(FURNITURE) + len(SERVICES))
+        cnt = [0, 0, 0]
+        free: dict[int, list[int]] = {}  # accommodation type -> undamaged slots of it with no guest
+        for d, (a, dmg, gst) in enumerate(zip(s.slot_acc, s.slot_dmg, s.slot_guest)):
+            if a >= 0 and not dmg:
+                t = ty[a]
+                have[t] = True
+                if st[a] >= 0:
+                    cnt[st[a]] += 1
+                if gst < 0:
+                    if t in free:
+                        free[t].append(d)
+                    else:
+                        free[t] = [d]
+        for c in s.served:
+            for t in self.gossip_accs[c]:
+                have[t] = True
+            for x in self.gossip_styles[c]:
+                cnt[x] += 1
         out = []
-        for d in range(NUM_SLOTS):
-            a = acc[d]
-            if a >= 0 and ty[a] == f and not dmg[d] and gst[d] < 0:
-                if style >= 0 and not self._near_style(s, d, style):
-                    continue
-                out.append(d)
+        for g in s.drawn:
+            slots = free.get(self.gfurn[g])
+            if not slots:
+                continue
+            for t in self.gserv[g]:
+                if not have[t]:
+                    break
+            else:
+                style = self.gstyle[g]
+                if style < 0 or (cnt[style] >= 2 and any(self._near_style(s, d, style) for d in slots)):
+                    out.append(g)
+        out.sort()
         return out
 
     def _near_style(self, s: State, d: int, style: int) -> bool:
@@ -276,13 +359,29 @@ class MythwindInnkeeperRules:
 
     def free_furniture(self, s: State) -> list[int]:
         """Slots with an undamaged furniture token and no guest (Pamper)."""
-        nf, ty = len(FURNITURE), self.acc_type
-        return [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0 and ty[s.slot_acc[d]] < nf and not s.slot_dmg[d] and s.slot_guest[d] < 0]
+        fu = self.acc_furniture
+        return [d for d, (a, dmg, g) in enumerate(zip(s.slot_acc, s.slot_dmg, s.slot_guest)) if a >= 0 and fu[a] and not dmg and g < 0]
 
     def furniture_slots(self, s: State) -> list[int]:
         """Slots with an undamaged furniture token (Party)."""
-        nf, ty = len(FURNITURE), self.acc_type
-        return [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0 and ty[s.slot_acc[d]] < nf and not s.slot_dmg[d]]
+        fu = self.acc_furniture
+        return [d for d, (a, dmg) in enumerate(zip(s.slot_acc, s.slot_dmg)) if a >= 0 and fu[a] and not dmg]
+
+    def _any_free_furniture(self, s: State) -> bool:
+        """Whether :meth:`free_furniture` is non-empty."""
+        fu = self.acc_furniture
+        for a, dmg, g in zip(s.slot_acc, s.slot_dmg, s.slot_guest):
+            if a >= 0 and fu[a] and not dmg and g < 0:
+                return True
+        return False
+
+    def _any_furniture(self, s: State) -> bool:
+        """Whether :meth:`furniture_slots` is non-empty."""
+        fu = self.acc_furniture
+        for a, dmg in zip(s.slot_acc, s.slot_dmg):
+            if a >= 0 and fu[a] and not dmg:
+                return True
+        return False
 
     # --------------------------------------------------------- placement
     def _supported(self, s: State, y: int, need: int, skip: int = -1, extra: int = -1) -> bool:
@@ -316,7 +415,8 @@ class MythwindInnkeeperRules:
         return True
 
     def place_slots(self, s: State, t: int, src: int = -1) -> list[int]:
-        return [d for d in range(NUM_SLOTS) if self.can_place(s, t, d, src)]
+        acc = s.slot_acc
+        return [d for d in range(NUM_SLOTS) if acc[d] < 0 and self.can_place(s, t, d, src)]
 
     def sell_ok(self, s: State, d: int) -> bool:
         """An accommodation with no guest that no placement restriction depends on."""
@@ -348,12 +448,12 @@ class MythwindInnkeeperRules:
     # ---------------------------------------------------------- legality
     def operate_ok(self, s: State, r: int) -> bool:
         if r == PAMPER:
-            return bool(s.drawn) and bool(self.free_furniture(s))
+            return bool(s.drawn) and self._any_free_furniture(s)
         if r == IMPROVE or r == MINGLE:
             return True
         if r == SERVE:
             return bool(s.hand)
-        return s.renown >= self.data.party_min_slot and bool(self.furniture_slots(s))
+        return s.renown >= self.data.party_min_slot and self._any_furniture(s)
 
     def skill_ok(self, s: State, k: int) -> bool:
         if k in (SK_RUMORMONGER, SK_WAITING_LIST, SK_FAVORITE):
@@ -380,6 +480,24 @@ class MythwindInnkeeperRules:
             return []
         ph = s.phase
         SL = self.A_SLOT
+        # The most frequent phases first (the phases are exclusive: the order is only speed).
+        if ph == P_WORKER:
+            acts = []
+            ok: list[bool | None] = [None] * len(OPERATE)  # operate_ok per row, computed when first needed
+            for d, t in enumerate(self.data.dice_types):
+                if s.dice[d] >= 1 and not s.die_used[d]:
+                    for r in range(len(OPERATE)):
+                        if not s.worker_used[r] and ROW_DIE[r] in (ANY_DIE, t):
+                            if ok[r] is None:
+                                ok[r] = self.operate_ok(s, r)
+                            if ok[r]:
+                                acts.append(self.A_WORKER + d * len(OPERATE) + r)
+            acts.append(self.A_DONE)
+            return acts
+        if ph == P_SEAT_GUEST:
+            acts = [self.A_GUEST + g for g in self._seatable_guests(s)]
+            acts.append(self.A_DONE)
+            return acts
         if ph == P_SETUP:
             return [SL + d for d in self.place_slots(s, self.acc_type[s.setup[0]])]
         if ph == P_TOWN:
@@ -388,9 +506,11 @@ class MythwindInnkeeperRules:
                 for t in (SPRITE, VILLAGER):
                     if any(s.dice[d] < 0 and self.data.dice_types[d] == t for d in range(self.ND)):
                         acts.append(self.A_HIRE + t)
-            for k in range(self.NK):
-                if self.learnable(s, k):
-                    acts.extend(self.A_LEARN + k * self.slots + r for r in range(self.slots))
+            if sum(1 for r in s.skill_row if r >= 0) < self.slots:  # learnable(), its slot count hoisted
+                coins, season, cost, unlock = s.coins, s.season + 1, self.skill_cost, self.skill_unlock
+                for k, row in enumerate(s.skill_row):
+                    if row < 0 and coins >= cost[k] and season >= unlock[k]:
+                        acts.extend(self.A_LEARN + k * self.slots + r for r in range(self.slots))
             return acts
         if ph == P_OPERATE:
             al = self.data.weather[s.weather].alignment
@@ -423,21 +543,6 @@ class MythwindInnkeeperRules:
             if self.operate_ok(s, PARTY):
                 acts.append(self.A_EPARTY)
             return acts
-        if ph == P_WORKER:
-            acts = []
-            ok = [self.operate_ok(s, r) for r in range(len(OPERATE))]
-            for d, t in enumerate(self.data.dice_types):
-                if s.dice[d] >= 1 and not s.die_used[d]:
-                    for r in range(len(OPERATE)):
-                        if not s.worker_used[r] and ROW_DIE[r] in (ANY_DIE, t) and ok[r]:
-                            acts.append(self.A_WORKER + d * len(OPERATE) + r)
-            acts.append(self.A_DONE)
-            return acts
-        if ph == P_SEAT_GUEST:
-            have, emb = self.services(s), self.embraced(s)
-            acts = sorted(self.A_GUEST + g for g in s.drawn if self.seat_slots(s, g, have, emb))
-            acts.append(self.A_DONE)
-            return acts
         if ph == P_SEAT_SLOT:
             return [SL + d for d in self.seat_slots(s, s.sel)]
         if ph == P_LATE:
@@ -451,21 +556,38 @@ class MythwindInnkeeperRules:
     def _improve_legal(self, s: State) -> list[int]:
         acts = []
         lvl, coins, ty = self.level(s), s.coins, self.acc_type
+        acc = s.slot_acc
+        empty = [d for d in range(NUM_SLOTS) if acc[d] < 0]  # can_place() needs an empty slot
+        # can_place() for a door or window: an empty outer slot; for a type no placement rule
+        # names (neither needing a kitchen or stage nor being one): any empty slot.
+        outer_free = any(OUTER[d] for d in empty)
         if not s.improve_used[0]:
             placeable: dict[int, bool] = {}
-            for a in range(self.NA):
-                if s.acc_slot[a] == A_SUPPLY and self.acc_req[a] <= lvl and self.acc_cost[a] <= coins:
+            req, cost = self.acc_req, self.acc_cost
+            for a, loc in enumerate(s.acc_slot):
+                if loc == A_SUPPLY and req[a] <= lvl and cost[a] <= coins:
                     t = ty[a]
                     if t not in placeable:
-                        placeable[t] = any(self.can_place(s, t, d) for d in range(NUM_SLOTS))
+                        if t == DOOR or t == WINDOW:
+                            placeable[t] = outer_free
+                        elif t in SUPPORT:
+                            placeable[t] = any(self.can_place(s, t, d) for d in empty)
+                        else:  # a new token (no source slot): nothing depends on it yet
+                            placeable[t] = bool(empty)
                     if placeable[t]:
                         acts.append(self.A_BUY + a)
-        occupied = [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0]
+        occupied = [d for d in range(NUM_SLOTS) if acc[d] >= 0]
         if not s.improve_used[1]:
             for d in occupied:
                 if s.slot_guest[d] < 0:
-                    t = ty[s.slot_acc[d]]
-                    if any(self.can_place(s, t, x, d) for x in range(NUM_SLOTS)):
+                    t = ty[acc[d]]
+                    if t == DOOR or t == WINDOW:
+                        ok = outer_free
+                    elif t in SUPPORT or t in DEPENDENTS:
+                        ok = any(self.can_place(s, t, x, d) for x in empty)
+                    else:
+                        ok = bool(empty)
+                    if ok:
                         acts.append(self.A_MOVE + d)
         if not s.improve_used[2]:
             acts.extend(self.A_SELL + d for d in occupied if self.sell_ok(s, d))
@@ -516,7 +638,7 @@ class MythwindInnkeeperRules:
 
     def _do(self, s: State, a: int) -> None:
         ph = s.phase
-        name, arg = self.table.decode(a)
+        name, arg = self.decoded[a]
         if ph == P_SETUP:
             t = s.setup.pop(0)
             self._put(s, t, arg)
@@ -665,14 +787,14 @@ class MythwindInnkeeperRules:
         insort(s.bag, g)
 
     def _draw_guest(self, s: State) -> int:
-        g = s.bag.pop(int(s.rng.integers(len(s.bag))))
+        g = s.bag.pop(_below(s.rng, len(s.bag)))
         s.guest_loc[g] = G_DRAWN
         s.drawn.append(g)
         return g
 
     def _draw_gossip(self, s: State) -> None:
         if s.gdeck:
-            c = s.gdeck.pop(int(s.rng.integers(len(s.gdeck))))
+            c = s.gdeck.pop(_below(s.rng, len(s.gdeck)))
         elif s.gbottom:
             c = s.gbottom.pop(0)
         else:
@@ -711,7 +833,7 @@ class MythwindInnkeeperRules:
         d = next(d for d in range(self.ND) if s.dice[d] < 0 and self.data.dice_types[d] == t)
         s.coins -= self.data.hire_cost
         faces = self.nonblank[t]
-        s.dice[d] = faces[int(s.rng.integers(len(faces)))]  # blank results are rerolled
+        s.dice[d] = faces[_below(s.rng, len(faces))]  # blank results are rerolled
         s.die_used[d] = 0
 
     def _learn(self, s: State, k: int, r: int) -> None:
@@ -847,7 +969,7 @@ class MythwindInnkeeperRules:
         s.adventure = []
         if not s.wdeck:
             s.wdeck = list(range(self.NW))
-        w = s.wdeck.pop(int(s.rng.integers(len(s.wdeck))))
+        w = s.wdeck.pop(_below(s.rng, len(s.wdeck)))
         s.weather = w
         card = d.weather[w]
         s.streak = s.streak + 1 if card.type == s.prev_wtype else 1
@@ -967,12 +1089,12 @@ class MythwindInnkeeperRules:
         faces = self.data.die_faces
         s.rolls = [-1, -1]
         if lv >= 2:
-            v = faces[VILLAGER][int(s.rng.integers(len(faces[VILLAGER])))]
+            v = faces[VILLAGER][_below(s.rng, len(faces[VILLAGER]))]
             s.rolls[0] = v
             if lv == 2:
                 dmg += [D_ANY] * v
             else:
-                p = faces[SPRITE][int(s.rng.integers(len(faces[SPRITE])))]
+                p = faces[SPRITE][_below(s.rng, len(faces[SPRITE]))]
                 s.rolls[1] = p
                 dmg += [D_FURNITURE] * v + [D_SERVICE] * p
         s.dmg = dmg
