@@ -111,6 +111,7 @@ class MythzooAECEnv(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._layouts = [observer.layout(i) for i in range(len(self.possible_agents))]
         self._action_sizes = list(action_sizes)
+        self._n_actions = {a: self._action_sizes[i] for i, a in enumerate(self.possible_agents)}  # per agent, for step()
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -223,8 +224,8 @@ class MythzooAECEnv(AECEnv):
                 raise TypeError(f"action must be an int in 0..{self._action_sizes[self._seat[agent]] - 1}, got {action!r}")
         else:
             a = int(action)
-        if not 0 <= a < self._action_sizes[self._seat[agent]]:
-            raise ValueError(f"action {a} is outside {agent}'s action space Discrete({self._action_sizes[self._seat[agent]]})")
+        if not 0 <= a < self._n_actions[agent]:
+            raise ValueError(f"action {a} is outside {agent}'s action space Discrete({self._n_actions[agent]})")
         s = self.state_
         rules = self.rules
         if a not in rules.legal_actions(s):
@@ -235,22 +236,25 @@ class MythzooAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         rules.apply(s, a, checked=True)
         shaped = self.shaped
+        rewards = self.rewards
         if shaped:
             # Potential-based shaping: each step pays every seat the change of its potential; the
             # terms telescope, so a game's total is the final reward plus the end potential.
             pot = self._potential(s)
             old = self._pot
+            seat = self._seat
             for ag in self.agents:
-                i = self._seat[ag]
-                self.rewards[ag] = pot[i] - old[i]
+                i = seat[ag]
+                rewards[ag] = pot[i] - old[i]
             self._pot = pot
         mover = rules.current_player(s)
         if mover < 0:  # the game is over
             final = self._final_rewards(s)
+            seat, terminations = self._seat, self.terminations
             for ag in self.agents:
-                r = float(final[self._seat[ag]])
-                self.rewards[ag] = self.rewards[ag] + r if shaped else r
-                self.terminations[ag] = True
+                r = float(final[seat[ag]])
+                rewards[ag] = rewards[ag] + r if shaped else r
+                terminations[ag] = True
         elif self.max_turns is not None and rules.turns_played(s) >= self.max_turns:
             for ag in self.agents:
                 self.truncations[ag] = True
@@ -259,8 +263,10 @@ class MythzooAECEnv(AECEnv):
             if not shaped:
                 return  # unshaped mid-game steps carry no reward: nothing to accumulate
         # Rewards stay in ``rewards`` for this step (PettingZoo reads them there); the dead steps
-        # that follow a game's end clear them.
-        self._accumulate_rewards()
+        # that follow a game's end clear them. (``_accumulate_rewards``, inlined.)
+        cum = self._cumulative_rewards
+        for ag, r in rewards.items():
+            cum[ag] += r
 
     def _potential(self, s: Any) -> list[float]:
         """Per-seat shaping potential (games with a shaped reward mode override)."""

@@ -153,6 +153,7 @@ class MythwindInnkeeperObserver:
         self.n_scalars = len(SCALARS)
         self.n_inn = len(INN_FIELDS)
         self.total = R.total_days()
+        self.days_per_season, self.num_seasons = R.days_per_season, R.num_seasons
         # The head (everything before the grid) is joined from one piece per group of pieces, in
         # layout order; each is a precomputed row, a cached block or packed.
         head = ["phase", "scalars", "renown", "renown_level", "season", "weather", "weather_deck", "operate_row",
@@ -251,7 +252,6 @@ class MythwindInnkeeperObserver:
     def observation(self, s: State, seat: int = 0) -> np.ndarray:
         """The innkeeper's view of ``s`` as a new (writable) float32 vector, equal to
         :meth:`reference_observation`."""
-        R = self.rules
         total = self.total
         ph, sel = s.phase, s.sel
         if s.weather >= 0:
@@ -263,7 +263,7 @@ class MythwindInnkeeperObserver:
             key = tuple(s.wdeck)
             row = self._wdeck_rows.get(key)
             if row is None:
-                row = self._wdeck_rows[key] = self._floats(R.NW, key)
+                row = self._wdeck_rows[key] = self._floats(self.rules.NW, key)
             c = self._wdeck_cache = (list(key), row)
         wdeck = c[1]
         c = self._workers_cache
@@ -288,20 +288,46 @@ class MythwindInnkeeperObserver:
             pending = self._pending_bytes(s)
         else:
             pending = self.zero_pending
+        slot_acc, slot_dmg, served = s.slot_acc, s.slot_dmg, s.served
         c = self._inn_cache
-        if c is None or c[0] != s.slot_acc or c[1] != s.slot_dmg or c[2] != s.served:
-            c = self._inn_cache = (list(s.slot_acc), list(s.slot_dmg), list(s.served), self._inn_bytes(s))
+        if c is None or c[0] != slot_acc or c[1] != slot_dmg or c[2] != served:
+            c = self._inn_cache = (list(slot_acc), list(slot_dmg), list(served), self._inn_bytes(s))
+        inn = c[3]
+        # The blocks after the head: each cache checked here (what _grid, _guests, _accs and _gossip do).
+        c = self._grid_cache
+        if (c is None or c[0] != slot_acc or c[1] != s.slot_guest or c[2] != slot_dmg or c[3] != s.slot_back
+                or c[4] != s.party_slot):
+            c = self._grid_cache = (list(slot_acc), list(s.slot_guest), list(slot_dmg), list(s.slot_back), s.party_slot,
+                                    self._grid_block(s))
+        grid = c[5]
+        c = self._guest_cache
+        if c is None or c[0] != s.guest_loc:
+            guests = self._guests(s)
+        else:
+            guests = c[1]
+        c = self._acc_cache
+        if c is None or c[0] != s.acc_slot:
+            accs = self._accs(s)
+        else:
+            accs = c[1]
+        gdeck, gbottom, hand = s.gdeck, s.gbottom, s.hand
+        c = self._gossip_cache
+        if c is None or c[0] != gdeck or c[1] != gbottom or c[2] != hand or c[3] != served or c[4] != s.adventure:
+            gossip = self._gossip(s)
+        else:
+            gossip = c[5]
+        iu = s.improve_used
         buf = bytearray().join((
             self.phase_rows[ph],
             self._scalar_packer.pack(
-                s.coins / COIN_SCALE, s.earned / COIN_SCALE, s.party_coins / 3.0, s.day / R.days_per_season, s.season / R.num_seasons,
-                (total - s.turn) / total, s.streak / 5.0, len(s.bag) / 30.0, len(s.drawn) / 12.0, len(s.hand) / 6.0,
-                (len(s.gdeck) + len(s.gbottom)) / 6.0, s.improve_used[0], s.improve_used[1], s.improve_used[2], s.ctx == 1,
+                s.coins / COIN_SCALE, s.earned / COIN_SCALE, s.party_coins / 3.0, s.day / self.days_per_season, s.season / self.num_seasons,
+                (total - s.turn) / total, s.streak / 5.0, len(s.bag) / 30.0, len(s.drawn) / 12.0, len(hand) / 6.0,
+                (len(gdeck) + len(gbottom)) / 6.0, iu[0], iu[1], iu[2], s.ctx == 1,
                 len(s.cq) / 10.0, s.last_seated / 12.0, s.last_unseated / 12.0, s.skill_left / 2.0,
             ),
             self.renown_rows[s.renown][s.season % self.n_seasons],
-            weather, wdeck, workers, selected, pending, c[3],
-            self._grid(s), self._guests(s), self._accs(s), self._gossip(s), self._tail(s),
+            weather, wdeck, workers, selected, pending, inn,
+            grid, guests, accs, gossip, self._tail(s),
         ))
         return np.frombuffer(buf, np.float32)  # dtype positional: a third of the call's cost
 

@@ -64,6 +64,7 @@ NEAR = tuple(
     tuple((r + dr) * GRID + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if 0 <= r + dr < GRID and 0 <= c + dc < GRID)
     for r in range(GRID) for c in range(GRID)
 )
+OUTER_SLOTS = tuple(d for d in range(GRID * GRID) if OUTER[d])
 SUPPORT = {DRINK: KITCHEN, FOOD: KITCHEN, MUSIC: STAGE, PLAY: STAGE}
 DEPENDENTS = {KITCHEN: (DRINK, FOOD), STAGE: (MUSIC, PLAY)}
 MAX_PARTY_COINS = 3
@@ -80,17 +81,31 @@ def _lemire_below(rng: np.random.Generator, n: int) -> int:
     method on the bit generator's ``next_uint32`` (the PCG64 keeps the unused half of a 64-bit
     output for the next call, so both share it); this calls ``next_uint32`` through the bit
     generator's ctypes interface and does the same arithmetic. Any other case goes to numpy.
-    Used only if :func:`_lemire_matches_numpy` confirmed it when this module was loaded."""
+    Used only if :func:`_lemire_matches_numpy` confirmed it when this module was loaded.
+    The last bit generator's ``next_uint32`` and state pointer are kept (with the generator, so
+    the pointer stays valid): a game draws from one generator many times in a row."""
+    global _LAST_BG
     bg = rng.bit_generator
-    if n < 2 or n > 0xFFFFFFFF or type(bg) is not np.random.PCG64:
+    last = _LAST_BG
+    if bg is last[0]:
+        nxt, st = last[1], last[2]
+    elif type(bg) is not np.random.PCG64:
         return int(rng.integers(n))
-    c = bg.ctypes
-    m = c.next_uint32(c.state) * n
+    else:
+        c = bg.ctypes
+        nxt, st = c.next_uint32, c.state
+        _LAST_BG = (bg, nxt, st)
+    if n < 2 or n > 0xFFFFFFFF:
+        return int(rng.integers(n))
+    m = nxt(st) * n
     if m & 0xFFFFFFFF < n:
         threshold = (0x100000000 - n) % n  # (UINT32_MAX - (n - 1)) % n
         while m & 0xFFFFFFFF < threshold:
-            m = c.next_uint32(c.state) * n
+            m = nxt(st) * n
     return m >> 32
+
+
+_LAST_BG: tuple = (None, None, None)  # (bit generator, its ctypes next_uint32, its ctypes state) of the last draw
 
 
 def _lemire_matches_numpy() -> bool:
@@ -217,6 +232,13 @@ class MythwindInnkeeperRules:
         self.gossip_styles = [c.styles for c in d.gossip]
         self.skill_cost = [k.cost for k in d.skills]
         self.skill_unlock = [d.skill_unlock_season[k.level - 1] for k in d.skills]
+        self.weather_align = [w.alignment for w in d.weather]
+        # Per die: the (row, worker action id) pairs its type may take, rows in order.
+        self.die_rows = [
+            (i, tuple((r, self.A_WORKER + i * len(OPERATE) + r) for r in range(len(OPERATE)) if ROW_DIE[r] in (ANY_DIE, t)))
+            for i, t in enumerate(d.dice_types)
+        ]
+        self.dice_of_type = {t: tuple(i for i, x in enumerate(d.dice_types) if x == t) for t in (SPRITE, VILLAGER)}
 
     # ------------------------------------------------------------------ setup
     def initial_state(self, seed: int | None) -> State:
@@ -318,13 +340,15 @@ class MythwindInnkeeperRules:
         have = [False] * (len(FURNITURE) + len(SERVICES))
         cnt = [0, 0, 0]
         free: dict[int, list[int]] = {}  # accommodation type -> undamaged slots of it with no guest
-        for d, (a, dmg, gst) in enumerate(zip(s.slot_acc, s.slot_dmg, s.slot_guest)):
-            if a >= 0 and not dmg:
+        slot_dmg, slot_guest = s.slot_dmg, s.slot_guest
+        for d, a in enumerate(s.slot_acc):
+            if a >= 0 and not slot_dmg[d]:
                 t = ty[a]
                 have[t] = True
-                if st[a] >= 0:
-                    cnt[st[a]] += 1
-                if gst < 0:
+                x = st[a]
+                if x >= 0:
+                    cnt[x] += 1
+                if slot_guest[d] < 0:
                     if t in free:
                         free[t].append(d)
                     else:
@@ -369,9 +393,9 @@ class MythwindInnkeeperRules:
 
     def _any_free_furniture(self, s: State) -> bool:
         """Whether :meth:`free_furniture` is non-empty."""
-        fu = self.acc_furniture
-        for a, dmg, g in zip(s.slot_acc, s.slot_dmg, s.slot_guest):
-            if a >= 0 and fu[a] and not dmg and g < 0:
+        fu, slot_dmg, slot_guest = self.acc_furniture, s.slot_dmg, s.slot_guest
+        for d, a in enumerate(s.slot_acc):
+            if a >= 0 and fu[a] and not slot_dmg[d] and slot_guest[d] < 0:
                 return True
         return False
 
@@ -415,8 +439,47 @@ class MythwindInnkeeperRules:
         return True
 
     def place_slots(self, s: State, t: int, src: int = -1) -> list[int]:
+        """The slots where :meth:`can_place` allows a token of type ``t`` (from ``src``), in order."""
         acc = s.slot_acc
+        if t not in SUPPORT and t not in DEPENDENTS:  # can_place() needs only an empty slot (outer for doors and windows)
+            if t == DOOR or t == WINDOW:
+                return [d for d in OUTER_SLOTS if acc[d] < 0 and d != src]
+            return [d for d, a in enumerate(acc) if a < 0 and d != src]
         return [d for d in range(NUM_SLOTS) if acc[d] < 0 and self.can_place(s, t, d, src)]
+
+    def _room_next_to(self, s: State, need: int, skip: int) -> bool:
+        """Whether some empty slot is orthogonally adjacent to a ``need`` token outside slot ``skip``:
+        ``any(can_place(s, t, x, skip) for x in empty slots)`` for a type ``t`` that needs ``need``
+        and nothing depends on (adjacency is symmetric)."""
+        ty, acc = self.acc_type, s.slot_acc
+        for z, a in enumerate(acc):
+            if a >= 0 and z != skip and ty[a] == need:
+                for x in ADJ[z]:
+                    if acc[x] < 0:
+                        return True
+        return False
+
+    def _movable_support(self, s: State, t: int, src: int) -> bool:
+        """``any(can_place(s, t, x, src) for x in empty slots)`` for a kitchen or stage (type ``t``)
+        in slot ``src``: the destination must be next to every dependent token next to ``src``
+        that no other ``t`` supports."""
+        ty, acc = self.acc_type, s.slot_acc
+        deps = DEPENDENTS[t]
+        needy = [y for y in ADJ[src] if acc[y] >= 0 and ty[acc[y]] in deps and not self._supported(s, y, t, skip=src)]
+        if not needy:
+            for a in acc:
+                if a < 0:
+                    return True
+            return False
+        first, rest = needy[0], needy[1:]
+        for x in ADJ[first]:
+            if acc[x] < 0 and x != src:
+                for y in rest:
+                    if x not in ADJ[y]:
+                        break
+                else:
+                    return True
+        return False
 
     def sell_ok(self, s: State, d: int) -> bool:
         """An accommodation with no guest that no placement restriction depends on."""
@@ -465,10 +528,8 @@ class MythwindInnkeeperRules:
         return True
 
     def skill_in_row(self, s: State, r: int) -> int:
-        for k, row in enumerate(s.skill_row):
-            if row == r:
-                return k
-        return -1
+        sr = s.skill_row
+        return sr.index(r) if r in sr else -1
 
     def learnable(self, s: State, k: int) -> bool:
         sk = self.data.skills[k]
@@ -483,18 +544,24 @@ class MythwindInnkeeperRules:
         # The most frequent phases first (the phases are exclusive: the order is only speed).
         if ph == P_WORKER:
             acts = []
-            ok: list[bool | None] = [None] * len(OPERATE)  # operate_ok per row, computed when first needed
-            for d, t in enumerate(self.data.dice_types):
-                if s.dice[d] >= 1 and not s.die_used[d]:
-                    for r in range(len(OPERATE)):
-                        if not s.worker_used[r] and ROW_DIE[r] in (ANY_DIE, t):
-                            if ok[r] is None:
-                                ok[r] = self.operate_ok(s, r)
-                            if ok[r]:
-                                acts.append(self.A_WORKER + d * len(OPERATE) + r)
+            dice, die_used, worker_used = s.dice, s.die_used, s.worker_used
+            ok: list[bool | None] | None = None  # operate_ok per row, computed when first needed
+            for d, rows in self.die_rows:
+                if dice[d] >= 1 and not die_used[d]:
+                    if ok is None:
+                        ok = [None] * len(OPERATE)
+                    for r, act in rows:
+                        if not worker_used[r]:
+                            o = ok[r]
+                            if o is None:
+                                o = ok[r] = self.operate_ok(s, r)
+                            if o:
+                                acts.append(act)
             acts.append(self.A_DONE)
             return acts
         if ph == P_SEAT_GUEST:
+            if not s.drawn:
+                return [self.A_DONE]
             acts = [self.A_GUEST + g for g in self._seatable_guests(s)]
             acts.append(self.A_DONE)
             return acts
@@ -503,18 +570,25 @@ class MythwindInnkeeperRules:
         if ph == P_TOWN:
             acts = [self.A_PASS]
             if s.coins >= self.data.hire_cost:
+                dice, dot = s.dice, self.dice_of_type
                 for t in (SPRITE, VILLAGER):
-                    if any(s.dice[d] < 0 and self.data.dice_types[d] == t for d in range(self.ND)):
-                        acts.append(self.A_HIRE + t)
-            if sum(1 for r in s.skill_row if r >= 0) < self.slots:  # learnable(), its slot count hoisted
+                    for d in dot[t]:
+                        if dice[d] < 0:
+                            acts.append(self.A_HIRE + t)
+                            break
+            skill_row = s.skill_row
+            if len(skill_row) - skill_row.count(-1) < self.slots:  # learnable(), its slot count hoisted (entries are -1 or a slot)
                 coins, season, cost, unlock = s.coins, s.season + 1, self.skill_cost, self.skill_unlock
                 for k, row in enumerate(s.skill_row):
                     if row < 0 and coins >= cost[k] and season >= unlock[k]:
                         acts.extend(self.A_LEARN + k * self.slots + r for r in range(self.slots))
             return acts
         if ph == P_OPERATE:
-            al = self.data.weather[s.weather].alignment
-            return [self.A_OPER + r for r in ALIGNED_ROWS[al] if self.operate_ok(s, r)]
+            acts = []
+            for r in ALIGNED_ROWS[self.weather_align[s.weather]]:
+                if self.operate_ok(s, r):
+                    acts.append(self.A_OPER + r)
+            return acts
         if ph == P_PAMPER_GUEST or ph == P_SKILL_GUEST:
             acts = sorted(self.A_GUEST + g for g in s.drawn)
             if ph == P_SKILL_GUEST and s.skill_active == SK_WAITING_LIST and s.skill_left == 1:
@@ -555,44 +629,59 @@ class MythwindInnkeeperRules:
 
     def _improve_legal(self, s: State) -> list[int]:
         acts = []
-        lvl, coins, ty = self.level(s), s.coins, self.acc_type
+        lvl, coins, ty = self.levels[s.renown], s.coins, self.acc_type
         acc = s.slot_acc
-        empty = [d for d in range(NUM_SLOTS) if acc[d] < 0]  # can_place() needs an empty slot
+        occupied = [d for d, a in enumerate(acc) if a >= 0]
+        any_empty = len(occupied) < NUM_SLOTS  # can_place() needs an empty slot
         # can_place() for a door or window: an empty outer slot; for a type no placement rule
         # names (neither needing a kitchen or stage nor being one): any empty slot.
-        outer_free = any(OUTER[d] for d in empty)
-        if not s.improve_used[0]:
+        outer_free = False
+        for d in OUTER_SLOTS:
+            if acc[d] < 0:
+                outer_free = True
+                break
+        used = s.improve_used
+        if not used[0]:
             placeable: dict[int, bool] = {}
             req, cost = self.acc_req, self.acc_cost
             for a, loc in enumerate(s.acc_slot):
                 if loc == A_SUPPLY and req[a] <= lvl and cost[a] <= coins:
                     t = ty[a]
-                    if t not in placeable:
+                    ok = placeable.get(t)
+                    if ok is None:
                         if t == DOOR or t == WINDOW:
-                            placeable[t] = outer_free
+                            ok = outer_free
                         elif t in SUPPORT:
-                            placeable[t] = any(self.can_place(s, t, d) for d in empty)
+                            ok = self._room_next_to(s, SUPPORT[t], -1)
                         else:  # a new token (no source slot): nothing depends on it yet
-                            placeable[t] = bool(empty)
-                    if placeable[t]:
+                            ok = any_empty
+                        placeable[t] = ok
+                    if ok:
                         acts.append(self.A_BUY + a)
-        occupied = [d for d in range(NUM_SLOTS) if acc[d] >= 0]
-        if not s.improve_used[1]:
+        sg = s.slot_guest
+        if not used[1] and any_empty:
+            A_MOVE = self.A_MOVE
             for d in occupied:
-                if s.slot_guest[d] < 0:
+                if sg[d] < 0:
                     t = ty[acc[d]]
                     if t == DOOR or t == WINDOW:
                         ok = outer_free
-                    elif t in SUPPORT or t in DEPENDENTS:
-                        ok = any(self.can_place(s, t, x, d) for x in empty)
+                    elif t in SUPPORT:
+                        ok = self._room_next_to(s, SUPPORT[t], d)
+                    elif t in DEPENDENTS:
+                        ok = self._movable_support(s, t, d)
                     else:
-                        ok = bool(empty)
+                        ok = True
                     if ok:
-                        acts.append(self.A_MOVE + d)
-        if not s.improve_used[2]:
-            acts.extend(self.A_SELL + d for d in occupied if self.sell_ok(s, d))
+                        acts.append(A_MOVE + d)
+        if not used[2]:
+            A_SELL = self.A_SELL
+            for d in occupied:  # sell_ok(), its first checks inlined
+                if sg[d] < 0 and (ty[acc[d]] not in DEPENDENTS or self.sell_ok(s, d)):
+                    acts.append(A_SELL + d)
+        dmg = s.slot_dmg
         for d in occupied:
-            if s.slot_dmg[d] and coins >= (self.acc_cost[s.slot_acc[d]] + 1) // 2:
+            if dmg[d] and coins >= (self.acc_cost[acc[d]] + 1) // 2:
                 acts.append(self.A_REPAIR + d)
         acts.append(self.A_DONE)
         return acts
@@ -631,19 +720,31 @@ class MythwindInnkeeperRules:
     def _settle(self, s: State) -> None:
         """Recompute the legal actions; a decision with a single legal action is taken automatically."""
         while True:
-            s.legal = self._compute_legal(s)
-            if len(s.legal) != 1 or s.over or not self.auto:
+            legal = s.legal = self._compute_legal(s)
+            if len(legal) != 1 or s.over or not self.auto:
                 return
-            self._do(s, s.legal[0])
+            self._do(s, legal[0])
 
     def _do(self, s: State, a: int) -> None:
+        # The phases are exclusive; the most frequent come first (the order is only speed).
         ph = s.phase
         name, arg = self.decoded[a]
-        if ph == P_SETUP:
-            t = s.setup.pop(0)
-            self._put(s, t, arg)
-            if not s.setup:
-                self._dawn(s)
+        if ph == P_WORKER:
+            if name == "done":
+                self._start_dusk(s)
+            else:
+                d, r = divmod(arg, len(OPERATE))
+                s.dice[d] -= 1
+                s.die_used[d] = 1
+                s.worker_used[r] = 1
+                s.ctx = 1
+                self._begin_operate(s, r)
+        elif ph == P_SEAT_GUEST:
+            if name == "done":
+                self._host(s)
+            else:
+                s.sel = arg
+                s.phase = P_SEAT_SLOT
         elif ph == P_TOWN:
             if name == "hire":
                 self._hire(s, arg)
@@ -653,6 +754,26 @@ class MythwindInnkeeperRules:
         elif ph == P_OPERATE:
             s.row, s.ctx = arg, 0
             self._begin_operate(s, arg)
+        elif ph == P_IMPROVE:
+            self._improve(s, name, arg)
+        elif ph == P_SERVE:
+            s.hand.remove(arg)
+            s.served.append(arg)
+            self._after_operate(s)
+        elif ph == P_SEAT_SLOT:
+            self._seat(s, s.sel, arg, back=0)
+            s.sel = -1
+            s.phase = P_SEAT_GUEST
+        elif ph == P_SKILL:
+            if name == "done":
+                s.phase = P_WORKER
+            else:
+                self._resolve_skill(s, self.skill_in_row(s, s.row))
+        elif ph == P_MINGLE:
+            s.hand.remove(arg)
+            s.adventure.append(arg)
+            self._mingle_draw(s)
+            self._after_operate(s)
         elif ph == P_PAMPER_GUEST:
             s.sel = arg
             s.phase = P_PAMPER_SLOT
@@ -663,13 +784,6 @@ class MythwindInnkeeperRules:
             s.renown = max(0, s.renown - 1)
             s.sel = -1
             self._after_operate(s)
-        elif ph == P_IMPROVE:
-            self._improve(s, name, arg)
-        elif ph == P_BUY_SLOT:
-            s.coins -= self.acc_cost[s.sel]
-            self._put(s, s.sel, arg)
-            s.sel = -1
-            s.phase = P_IMPROVE
         elif ph == P_MOVE_DEST:
             src = s.sel
             t = s.slot_acc[src]
@@ -681,26 +795,29 @@ class MythwindInnkeeperRules:
                 s.party_slot = arg
             s.sel = -1
             s.phase = P_IMPROVE
-        elif ph == P_SERVE:
-            s.hand.remove(arg)
-            s.served.append(arg)
-            self._after_operate(s)
-        elif ph == P_MINGLE:
-            s.hand.remove(arg)
-            s.adventure.append(arg)
-            self._mingle_draw(s)
-            self._after_operate(s)
-        elif ph == P_PARTY:
-            # Party: renown -2, the party token on one furniture accommodation.
-            s.renown = max(0, s.renown - 2)
-            s.party_type = self.acc_type[s.slot_acc[arg]]
-            s.party_slot = arg
-            self._after_operate(s)
-        elif ph == P_SKILL:
+        elif ph == P_SETUP:
+            t = s.setup.pop(0)
+            self._put(s, t, arg)
+            if not s.setup:
+                self._dawn(s)
+        elif ph == P_DAMAGE:
+            s.slot_dmg[arg] = 1
+            s.dmg.pop(0)
+            self._next_damage(s)
+        elif ph == P_LATE:
+            g = s.sel
+            s.sel = -1
             if name == "done":
-                s.phase = P_WORKER
+                s.cq.append(g)
             else:
-                self._resolve_skill(s, self.skill_in_row(s, s.row))
+                self._seat(s, g, arg, back=0)
+                self._gain(s, 1)
+            self._run_complaints(s)
+        elif ph == P_BUY_SLOT:
+            s.coins -= self.acc_cost[s.sel]
+            self._put(s, s.sel, arg)
+            s.sel = -1
+            s.phase = P_IMPROVE
         elif ph == P_SKILL_GUEST:
             if name == "done":
                 self._end_skill(s)
@@ -724,43 +841,16 @@ class MythwindInnkeeperRules:
             else:
                 s.ctx = 2
                 s.phase = P_PARTY
-        elif ph == P_WORKER:
-            if name == "done":
-                self._start_dusk(s)
-            else:
-                d, r = divmod(arg, len(OPERATE))
-                s.dice[d] -= 1
-                s.die_used[d] = 1
-                s.worker_used[r] = 1
-                s.ctx = 1
-                self._begin_operate(s, r)
-        elif ph == P_SEAT_GUEST:
-            if name == "done":
-                self._host(s)
-            else:
-                s.sel = arg
-                s.phase = P_SEAT_SLOT
-        elif ph == P_SEAT_SLOT:
-            self._seat(s, s.sel, arg, back=0)
-            s.sel = -1
-            s.phase = P_SEAT_GUEST
+        elif ph == P_PARTY:
+            # Party: renown -2, the party token on one furniture accommodation.
+            s.renown = max(0, s.renown - 2)
+            s.party_type = self.acc_type[s.slot_acc[arg]]
+            s.party_slot = arg
+            self._after_operate(s)
         elif ph == P_LOSE:
             self._remove_acc(s, arg)
             s.lose_type = -1
             self._run_complaints(s)
-        elif ph == P_LATE:
-            g = s.sel
-            s.sel = -1
-            if name == "done":
-                s.cq.append(g)
-            else:
-                self._seat(s, g, arg, back=0)
-                self._gain(s, 1)
-            self._run_complaints(s)
-        elif ph == P_DAMAGE:
-            s.slot_dmg[arg] = 1
-            s.dmg.pop(0)
-            self._next_damage(s)
         else:  # pragma: no cover
             raise AssertionError(f"no decision in phase {ph}")
 
@@ -978,9 +1068,12 @@ class MythwindInnkeeperRules:
         if (card.event or card.type in season.event_weather) and s.party_coins < self.level(s):
             s.party_coins += 1
         n = d.renown_guests[s.renown] + d.weather_modifier[card.type] * s.streak + season.guest_modifier
-        n = max(0, min(n, len(s.bag)))
-        for _ in range(n):
-            self._draw_guest(s)
+        bag, gl, drawn, rng = s.bag, s.guest_loc, s.drawn, s.rng
+        n = max(0, min(n, len(bag)))
+        for _ in range(n):  # _draw_guest, inlined
+            g = bag.pop(_below(rng, len(bag)))
+            gl[g] = G_DRAWN
+            drawn.append(g)
         s.row, s.ctx, s.sel = -1, 0, -1
         s.worker_used = [0] * len(OPERATE)
         s.improve_used = [0, 0, 0]
@@ -999,12 +1092,14 @@ class MythwindInnkeeperRules:
         """Seating done: 1 coin per front-facing guest plus the party bonus, then complaints."""
         front = bonus = 0
         pt, ty = s.party_type, self.acc_type
-        for d in range(NUM_SLOTS):
-            if s.slot_guest[d] >= 0:
-                if not s.slot_back[d]:
-                    front += 1
-                if pt >= 0 and ty[s.slot_acc[d]] == pt:
-                    bonus += s.party_coins
+        for g, back in zip(s.slot_guest, s.slot_back):
+            if g >= 0 and not back:
+                front += 1
+        if pt >= 0:
+            acc, pc = s.slot_acc, s.party_coins
+            for d, g in enumerate(s.slot_guest):
+                if g >= 0 and ty[acc[d]] == pt:
+                    bonus += pc
         self._gain(s, front + bonus)
         if pt >= 0:
             s.party_type = s.party_slot = -1
@@ -1015,18 +1110,20 @@ class MythwindInnkeeperRules:
         self._run_complaints(s)
 
     def _run_complaints(self, s: State) -> None:
-        while s.cq:
-            g = s.cq[0]
-            comps = self.gcomp[g]
-            while s.cpos < len(comps):
-                kind, arg = comps[s.cpos]
-                s.cpos += 1
+        cq, gcomp = s.cq, self.gcomp  # nothing below replaces s.cq; s.cpos is written back before any return
+        while cq:
+            comps = gcomp[cq[0]]
+            cpos, n = s.cpos, len(comps)
+            while cpos < n:
+                kind, arg = comps[cpos]
+                cpos += 1
                 if kind == C_COINS:
                     s.coins = max(0, s.coins - arg)
                 elif kind == C_RENOWN:
                     s.renown = max(0, s.renown - arg)
                 elif kind == C_LOSE:
                     if self._lose_slots(s, arg):
+                        s.cpos = cpos
                         s.lose_type = arg
                         s.phase = P_LOSE
                         return
@@ -1036,34 +1133,41 @@ class MythwindInnkeeperRules:
                             break
                         g2 = self._draw_guest(s)
                         if self.seat_slots(s, g2):
+                            s.cpos = cpos
                             s.sel = g2
                             s.phase = P_LATE
                             return
-                        s.cq.append(g2)
-            s.cq.pop(0)
+                        cq.append(g2)
+            cq.pop(0)
             s.cpos = 0
         self._end_dusk(s)
 
     def _end_dusk(self, s: State) -> None:
         """Guest satisfaction, guests back to the bag, served gossip reshuffled, next day or season."""
-        seated = sum(1 for g in s.slot_guest if g >= 0)
+        sg = s.slot_guest
+        seated = NUM_SLOTS - sg.count(-1)  # entries are -1 or a guest
         unseated = len(s.drawn) + len(s.quiet)
         s.last_seated, s.last_unseated = seated, unseated
         if seated > unseated:
             self._renown_up(s)
         else:
             s.renown = max(0, s.renown - 1)
-        for d in range(NUM_SLOTS):
-            g = s.slot_guest[d]
-            if g >= 0:
-                s.slot_guest[d] = -1
-                s.slot_back[d] = 0
-                s.guest_loc[g] = G_BAG
-                s.bag.append(g)
-        for g in s.drawn + s.quiet:
-            s.guest_loc[g] = G_BAG
-            s.bag.append(g)
-        s.bag.sort()
+        gl, bag = s.guest_loc, s.bag
+        if seated:
+            sb = s.slot_back
+            for d, g in enumerate(sg):
+                if g >= 0:
+                    sg[d] = -1
+                    sb[d] = 0
+                    gl[g] = G_BAG
+                    bag.append(g)
+        for g in s.drawn:
+            gl[g] = G_BAG
+            bag.append(g)
+        for g in s.quiet:
+            gl[g] = G_BAG
+            bag.append(g)
+        bag.sort()
         s.drawn, s.quiet, s.cq, s.cpos = [], [], [], 0
         if s.served:  # served cards are shuffled back into the gossip deck (with the known bottom cards)
             s.gdeck = sorted(s.gdeck + s.gbottom + s.served)
