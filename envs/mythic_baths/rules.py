@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from mythzoo.envs.core.errors import IllegalActionError
-from mythzoo.envs.core.rng import make_rng, rng_from_json, rng_to_json
+from mythzoo.envs.core.rng import make_rng
+from mythzoo.envs.core.serialize import fields_from_json, fields_to_json
 from mythzoo.envs.mythic_baths.actions import SUPPLY_SIZE, build_action_table
 from mythzoo.envs.mythic_baths.cards import CardSet
 
@@ -850,20 +851,12 @@ class MythicBathsRules:
     # ------------------------------------------------------- serialization
     def to_json(self, s: State) -> dict[str, Any]:
         """The whole state as JSON-ready data (RNG included)."""
-        d = {name: copy.deepcopy(getattr(s, name)) for name in STATE_FIELDS}
-        d["rng"] = rng_to_json(s.rng)
-        return d
+        return fields_to_json(s, STATE_FIELDS)
 
     def from_json(self, d: Any) -> State:
         """Validate and rebuild a state; raises ValueError naming the first inconsistency."""
-        if not isinstance(d, dict):
-            raise ValueError("game state must be a dict")
-        missing = [k for k in (*STATE_FIELDS, "rng") if k not in d]
-        if missing:
-            raise ValueError(f"game state is missing fields: {missing}")
+        kw = fields_from_json(d, STATE_FIELDS)
         try:
-            kw = {name: copy.deepcopy(d[name]) for name in STATE_FIELDS}
-            kw["rng"] = rng_from_json(d["rng"])
             s = State(**kw)
         except TypeError as e:
             raise ValueError(f"malformed game state: {e}") from e
