@@ -38,6 +38,7 @@ from mythzoo.training.ppo import policy_from_weights, train
 from results_doc import mean_ci, update_section, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
+TITLES = {"mythsgate_v0": "Mythsgate", "mythwind_innkeeper_v0": "Mythwind: the Innkeeper"}
 
 
 def plot_curves(history: dict[str, list[dict[str, Any]]], path: Path, title: str) -> None:
@@ -167,7 +168,7 @@ def main() -> None:
     (out / f"results_{game}.json").write_text(json.dumps(result, indent=2, default=str))
 
     cmd = f"python benchmarks/learn.py {game} --minutes {args.minutes:g} --games {args.games} --registry {args.registry}"
-    title = mz_envs.ENVS[env_name][2].split(":")[0]
+    title = TITLES.get(env_name, env_name)
     lines = [f"## {title} (`{env_name}`)", "", "Produced by:", "", "```", cmd, "```", ""]
     if summary:
         steps = ", ".join(f"{role}: {r['steps']:,}" for role, r in (summary["roles"] or {"": summary}).items())
