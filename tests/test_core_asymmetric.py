@@ -88,3 +88,44 @@ def test_train_gives_each_role_its_own_network_and_the_roles_take_turns(tmp_path
     assert (hider.role, hider.arch["obs_size"]) == ("hider", 2) and (seeker.role, seeker.arch["obs_size"]) == ("seeker", 4)
     assert summary["roles"]["hider"]["steps"] >= 256 and summary["roles"]["seeker"]["steps"] >= 256
     assert "win_rate_vs_random" in summary["roles"]["seeker"]["final_eval"]
+
+
+def test_each_role_resumes_from_its_own_checkpoint(tmp_path, monkeypatch) -> None:
+    import types
+
+    pytest = __import__("pytest")
+    pytest.importorskip("sb3_contrib")
+    from mythzoo import envs as mz_envs
+    from mythzoo.policies.registry import Registry
+    from mythzoo.training import ppo
+    from mythzoo.training.config import from_dict
+
+    module = types.SimpleNamespace(env=lambda **kw: ToyEnv(**kw), __name__="toy_asymmetric")
+    monkeypatch.setitem(mz_envs.ENVS, "toy_hide_seek_v0", (module, "mythzoo/toy_hide_seek-v0", "toy"))
+    base = {
+        "env": "toy_hide_seek_v0", "env_kwargs": {}, "total_timesteps": 128, "role_phase_steps": 128,
+        "num_envs": 4, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [8], "baselines": ["random"],
+        "snapshot_every": 128, "eval_every": 10_000, "eval_games": 0, "registry": str(tmp_path / "reg"),
+        "run_dir": str(tmp_path / "runs"), "progress": False, "name": "toy",
+    }
+    first = ppo.train(from_dict(base))
+    hider_id = first["roles"]["hider"]["checkpoint"]
+    reg = Registry(tmp_path / "reg")
+    saved = reg.resolve(hider_id).steps
+    # The hider continues from its checkpoint; the seeker, not named, starts fresh.
+    second = ppo.train(from_dict({**base, "total_timesteps": saved + 128, "resume": f"hider={hider_id}"}))
+    assert second["roles"]["hider"]["steps"] >= saved + 128
+    def lineage(ckpt):
+        out = []
+        while ckpt is not None:
+            out.append(ckpt)
+            ckpt = reg.resolve(ckpt).parent
+        return out
+
+    assert hider_id in lineage(second["roles"]["hider"]["checkpoint"])
+    first_ids = {c.id for c in reg.list("toy-seeker")} - set(lineage(second["roles"]["seeker"]["checkpoint"]))
+    assert first["roles"]["seeker"]["checkpoint"] in first_ids, "the seeker started fresh: its lineage holds no first-run checkpoint"
+    with pytest.raises(ValueError, match="ROLE=REF"):
+        ppo.train(from_dict({**base, "resume": hider_id}))
+    with pytest.raises(ValueError, match="trained for role 'hider'"):
+        ppo.train(from_dict({**base, "resume": f"seeker={hider_id}"}))

@@ -49,7 +49,7 @@ class TrainConfig:
     registry: str | None = None  # registry directory (None: $MYTHZOO_REGISTRY or ./registry; "none": no registry)
     name: str | None = None  # checkpoint name in the registry (None: <env>-ppo)
     run_dir: str = "runs"  # where run folders (config, TensorBoard logs) go
-    resume: str | None = None  # registry ref to continue training from
+    resume: str | None = None  # registry ref to continue from (several roles: "invoker=REF hero=REF")
     pretrain_teacher: str | None = None  # warm start: imitate this policy ref (e.g. heuristic) before PPO (None: from scratch)
     pretrain_games: int = 200  # teacher-played games whose decisions are imitated
     pretrain_epochs: int = 5  # passes over those decisions

@@ -202,6 +202,22 @@ def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, 
     return stats
 
 
+def resume_refs(resume: str | None, roles: list[str], multi: bool) -> dict[str, str]:
+    """Which checkpoint each role continues from: ``REF`` for a one-role game, ``ROLE=REF`` pairs
+    (comma or space separated) for a game with several roles; roles not named start fresh."""
+    if not resume:
+        return {}
+    if not multi:
+        return {roles[0]: resume}
+    out: dict[str, str] = {}
+    for item in resume.replace(",", " ").split():
+        role, sep, ref = item.partition("=")
+        if not sep or not ref or role not in roles:
+            raise ValueError(f"resume {resume!r}: in a game with roles {roles}, give ROLE=REF pairs, e.g. {roles[0]}=<ref>")
+        out[role] = ref
+    return out
+
+
 # -------------------------------------------------------------------- train
 def train(cfg: TrainConfig) -> dict[str, Any]:
     """Run one training job; returns a summary (run dir, checkpoint ids, evaluations).
@@ -241,8 +257,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"roles {unknown} are not roles of {env_name}; its roles are {sorted(roles)}")
     multi = len(roles) > 1
-    if multi and cfg.resume:
-        raise ValueError("resume continues one network; in a game with several roles, start a new run (opponents= can add earlier checkpoints)")
+    resume = resume_refs(cfg.resume, list(roles), multi)
     registry = None
     if cfg.registry != "none":  # "none": train without a registry (benchmarks, tests)
         from mythzoo.policies.registry import Registry
@@ -301,18 +316,25 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                 verbose=0,
             )
             parent = None
-            if cfg.resume:
-                info = registry.resolve(cfg.resume)
+            if role in resume:
+                if registry is None:
+                    raise ValueError("resume needs a registry (registry=none was given)")
+                info = registry.resolve(resume[role])
                 if info.env_signature != spec.signature:
                     raise ValueError(f"checkpoint {info.id} was trained on another env layout ({info.env_signature} != {spec.signature})")
+                if multi and info.role not in (None, role):
+                    raise ValueError(f"checkpoint {info.id} was trained for role {info.role!r}, not {role!r}")
                 load_sb3_state(model, registry.load_weights(info.id))
                 model.num_timesteps = int(info.steps)
                 parent = info.id
-            if cfg.pretrain_teacher and not cfg.resume:
+            if cfg.pretrain_teacher and role not in resume:
                 warm_start(cfg, model, make_env, probe, registry, learner_agents, run_dir, role)
             name = f"{base_name}-{role}" if multi else base_name
             callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir,
                                         role=role if multi else "", learner_agents=learner_agents, deadline=deadline, solo=solo)
+            if role in resume:  # the next snapshot and evaluation come a full interval after the saved step count
+                callback.next_snapshot = model.num_timesteps + cfg.snapshot_every
+                callback.next_eval = model.num_timesteps + cfg.eval_every
             learners[role] = (model, callback, vec_env)
 
         # Roles take turns (one turn covers everything when a single role is trained).
@@ -327,7 +349,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
             for role in active:
                 model, callback, _ = learners[role]
                 steps = min(phase, cfg.total_timesteps - model.num_timesteps)
-                model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=first and not cfg.resume,
+                model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=first and role not in resume,
                             tb_log_name=f"tb_{role}" if multi else "tb")
             first = False
         elapsed = time.time() - start

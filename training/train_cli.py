@@ -19,7 +19,7 @@ def add_train_parser(subparsers: Any) -> None:
     p.add_argument("env", help="env name, e.g. mythic_baths")
     p.add_argument("--config", help="YAML config (a path, or relative to configs/, e.g. mythic_baths/quick.yaml)")
     p.add_argument("--registry", help="registry directory (default $MYTHZOO_REGISTRY or ./registry)")
-    p.add_argument("--resume", help="registry ref to continue from (e.g. mythic_baths_v0-ppo@latest)")
+    p.add_argument("--resume", help="registry ref to continue from (e.g. mythic_baths_v0-ppo@latest); several roles: 'invoker=REF hero=REF'")
     p.add_argument("--dry-run", action="store_true", help="print the resolved config and exit")
     p.add_argument("overrides", nargs="*", help="key=value overrides, e.g. total_timesteps=50000 seed=3")
     p.set_defaults(func=run_train)

@@ -1,0 +1,81 @@
+"""Training on Mythsgate end to end: a network per role, team credit, checkpoints that play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from mythzoo.envs import mythsgate_v0
+from mythzoo.policies.base import RandomPolicy
+from mythzoo.training.config import from_dict
+from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+
+
+def _pools() -> dict[str, OpponentPool]:
+    pools = {}
+    for k, role in enumerate(("invoker", "hero")):
+        pools[role] = OpponentPool({"baselines": 1.0}, seed=k)
+        pools[role].add("baselines", "random", RandomPolicy(k))
+    return pools
+
+
+def test_hero_learner_gets_the_teams_result_when_the_invoker_ends_the_game() -> None:
+    """The League shares one reward: a hero learner gets +1/-1 even when the game ends on the
+    invoker's move or a teammate's, and its teammates are drawn from the hero pool."""
+    vec = SelfPlayVecEnv(lambda: mythsgate_v0.env(num_heroes=2), 6, _pools(), learner_agents=["hero_0", "hero_1"], seed=0)
+    ended_by: dict[int, str] = {}
+    for i, game in enumerate(vec.games):
+        orig = game.step
+
+        def step(action, _i=i, _g=game, _orig=orig):
+            mover = _g.agent_selection
+            _orig(action)
+            if action is not None and all(_g.terminations.values()):
+                ended_by[_i] = mover
+
+        game.step = step
+    vec.reset()
+    rng = np.random.default_rng(0)
+    by_other, finished = 0, 0
+    while finished < 30:
+        masks = vec.action_masks()
+        assert masks.any(axis=1).all()
+        _, rewards, dones, infos = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        for i in np.flatnonzero(dones):
+            finished += 1
+            info = infos[i]
+            assert set(info["opponents"]) == {"invoker", "hero_0", "hero_1"} - {info["learner_agent"]}
+            if info["TimeLimit.truncated"]:
+                continue
+            assert rewards[i] in (1.0, -1.0), "a decided game pays the learner's side +1 or -1"
+            by_other += ended_by[i] != info["learner_agent"]
+    assert by_other > 0
+
+
+def test_short_run_trains_both_roles_and_the_checkpoints_play(tmp_path: Path) -> None:
+    from mythzoo.policies.registry import Registry
+    from mythzoo.policies.refs import load_policy
+    from mythzoo.training.ppo import train
+
+    cfg = from_dict({
+        "env": "mythsgate_v0", "env_kwargs": {"num_heroes": 2}, "total_timesteps": 256, "role_phase_steps": 128,
+        "num_envs": 4, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [16, 16],
+        "baselines": ["random", "heuristic"], "snapshot_every": 128, "eval_every": 256, "eval_games": 4,
+        "registry": str(tmp_path / "reg"), "run_dir": str(tmp_path / "runs"), "progress": False, "name": "mg",
+    })
+    summary = train(cfg)
+    assert set(summary["roles"]) == {"invoker", "hero"}
+    reg = Registry(tmp_path / "reg")
+    env = mythsgate_v0.env(num_heroes=2)
+    policies = {role: load_policy(f"mg-{role}@latest", env, registry=reg, seed=0) for role in ("invoker", "hero")}
+    assert {role: reg.resolve(f"mg-{role}@latest").role for role in policies} == {"invoker": "invoker", "hero": "hero"}
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        policy = policies[env.unwrapped.agent_role(agent)]
+        env.step(None if term or trunc else policy.act(obs["observation"], obs["action_mask"], agent))
+    assert not env.agents
