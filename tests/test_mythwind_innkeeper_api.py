@@ -256,3 +256,26 @@ def test_render_draws_the_grid_guests_coins_and_renown() -> None:
     assert "Coins" in text and "Renown" in text and "== Inn ==" in text
     grid = [ln for ln in text.splitlines() if ln.startswith("|")]
     assert len(grid) == 5 and all(ln.count("|") == 6 for ln in grid)
+
+
+def test_gymnasium_make_by_id_and_maskable_ppo_can_use_it() -> None:
+    """``gymnasium.make("mythzoo/MythwindInnkeeper-v0")`` after ``import mythzoo.envs``; sb3-contrib's
+    MaskablePPO finds ``action_masks`` through the wrappers gymnasium adds."""
+    import gymnasium
+
+    import mythzoo.envs  # noqa: F401  (registers the id)
+
+    env = gymnasium.make("mythzoo/MythwindInnkeeper-v0", days_per_season=2, seasons=1)
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    sb3 = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    vec = DummyVecEnv([lambda: gymnasium.make("mythzoo/MythwindInnkeeper-v0", days_per_season=2, seasons=1)])
+    assert is_masking_supported(vec)
+    vec.reset()
+    masks = get_action_masks(vec)
+    assert masks.shape == (1, env.action_space.n) and masks.any()
+    model = sb3.MaskablePPO("MultiInputPolicy", vec, n_steps=32, batch_size=32, seed=0, device="cpu")
+    model.learn(64)
