@@ -81,6 +81,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="evaluation games per pairing (solo: campaigns per policy)")
     ap.add_argument("--registry", default="registry", help="registry directory")
     ap.add_argument("--checkpoint", action="append", default=[], metavar="ROLE=REF", help="evaluate this checkpoint for ROLE (with --minutes 0)")
+    ap.add_argument("--pick", choices=("final", "best"), default="final",
+                    help="which snapshot to judge: the last one, or the best by the periodic evaluations")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(ROOT / "docs"), help="where results.md, the JSON and the PNG go")
     ap.add_argument("overrides", nargs="*", help="config overrides key=value")
@@ -109,8 +111,11 @@ def main() -> None:
         train_minutes = (time.time() - t0) / 60
         per_role = summary["roles"] or {next(iter(roles)): summary}
         for role, r in per_role.items():
-            registry.set_alias(r["name"], "champion", r["checkpoint"])
-            trained[role], ids[role] = load_checkpoint(registry, r["checkpoint"])
+            # --pick best: the snapshot whose periodic evaluation scored highest (judged here anew
+            # on fresh seeds, so picking it does not bias the figures below).
+            chosen = registry.resolve(f"{r['name']}@best").id if args.pick == "best" else r["checkpoint"]
+            registry.set_alias(r["name"], "champion", chosen)
+            trained[role], ids[role] = load_checkpoint(registry, chosen)
             history[role if summary["roles"] else ""] = r["history"]
     for item in args.checkpoint:
         role, _, ref = item.partition("=")
@@ -168,6 +173,8 @@ def main() -> None:
     (out / f"results_{game}.json").write_text(json.dumps(result, indent=2, default=str))
 
     cmd = f"python benchmarks/learn.py {game} --minutes {args.minutes:g} --games {args.games} --registry {args.registry}"
+    cmd += f" --pick {args.pick}" if args.pick != "final" else ""
+    cmd += "".join(f" {o}" for o in args.overrides)
     title = TITLES.get(env_name, env_name)
     lines = [f"## {title} (`{env_name}`)", "", "Produced by:", "", "```", cmd, "```", ""]
     if summary:

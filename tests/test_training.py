@@ -52,15 +52,20 @@ def test_opponent_sampling_skips_empty_categories() -> None:
     assert {pool.sample() for _ in range(200)} == {"latest"}
 
 
-def test_past_selves_weighted_toward_those_the_learner_loses_to() -> None:
-    pool = OpponentPool({"past": 1.0}, seed=0)
-    pool.add("past", "easy", RandomPolicy(0))
-    pool.add("past", "hard", RandomPolicy(1))
+@pytest.mark.parametrize("category", ["past", "baselines"])
+def test_past_selves_and_baselines_weighted_toward_those_the_learner_loses_to(category: str) -> None:
+    """PFSP: an opponent the learner always beats is drawn at the floor weight (0.1), one it
+    always loses to at 1.1: a mastered baseline fades instead of taking a fixed share of games."""
+    pool = OpponentPool({category: 1.0}, seed=0)
+    pool.add(category, "easy", RandomPolicy(0))
+    pool.add(category, "hard", RandomPolicy(1))
+    n = 5000
+    assert abs([pool.sample() for _ in range(n)].count("hard") / n - 0.5) < 0.03, "no results yet: uniform"
     for _ in range(200):
         pool.record("easy", 1.0)
         pool.record("hard", 0.0)
-    draws = [pool.sample() for _ in range(5000)]
-    assert draws.count("hard") > 3 * draws.count("easy")
+    frac = [pool.sample() for _ in range(n)].count("hard") / n
+    assert abs(frac - 1.1 / 1.2) < 0.03, frac
 
 
 def _vec(num_envs: int = 8, num_players: int = 2, seed: int = 0) -> SelfPlayVecEnv:
@@ -301,3 +306,73 @@ def test_warm_start_imitates_the_teacher_and_fits_the_critic(tmp_path: Path) -> 
     stats = pretrain(model, data, epochs=30, batch_size=256, lr=3e-3)
     assert stats["agreement"] > 0.9, stats
     assert stats["value_loss"] < v_before, (stats, v_before)
+
+
+def test_dagger_plays_the_actor_and_labels_with_the_teacher() -> None:
+    """DAgger: the actor's moves drive the games, every recorded action is the teacher's choice in
+    the state the actor reached; other seats are still played by the teacher."""
+    from mythzoo.policies.base import BasePolicy
+    from mythzoo.training.pretrain import collect_demonstrations
+
+    class LastLegal(BasePolicy):
+        def act_batch(self, observations, action_masks, agent=None):
+            return np.array([int(np.flatnonzero(m)[-1]) for m in action_masks])
+
+    class Spy(RandomPolicy):  # a random actor that remembers what it was shown
+        seen: list[np.ndarray] = []
+
+        def act_batch(self, observations, action_masks, agent=None):
+            self.seen.extend(observations)
+            return super().act_batch(observations, action_masks, agent)
+
+    def make():
+        return mythic_baths_v0.env(num_players=2, max_turns=30)
+
+    teacher_only = collect_demonstrations(make, LastLegal(), ["player_0"], games=4, gamma=0.99, seed=0)
+    spy = Spy(1)
+    dagger = collect_demonstrations(make, LastLegal(), ["player_0"], games=4, gamma=0.99, seed=0, actor=spy)
+    # The labels are the teacher's: the last legal action of each recorded state.
+    last = np.array([np.flatnonzero(m)[-1] for m in dagger["masks"]])
+    assert (dagger["actions"] == last).all()
+    # The actor saw exactly the learner's recorded states, and its moves led elsewhere than the teacher's.
+    assert len(spy.seen) == len(dagger["obs"]) and np.array_equal(np.stack(spy.seen), dagger["obs"])
+    assert len(dagger["obs"]) != len(teacher_only["obs"]) or not np.array_equal(dagger["obs"], teacher_only["obs"])
+
+
+def test_imitation_steps_pull_the_policy_toward_the_teacher() -> None:
+    """The ``bc_coef`` regularizer: gradient steps on the imitation loss lower it."""
+    from sb3_contrib import MaskablePPO
+
+    from mythzoo.training.pretrain import imitation_steps
+
+    pool = OpponentPool({"baselines": 1.0}, seed=0)
+    pool.add("baselines", "random", RandomPolicy(0))
+    vec = SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=2), 2, pool, seed=0)
+    model = MaskablePPO("MlpPolicy", vec, n_steps=16, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [64, 64]})
+    rng = np.random.default_rng(0)
+    masks = rng.random((256, 132)) < 0.2
+    masks[:, 3] = True
+    data = {"obs": rng.normal(size=(256, 460)).astype(np.float32), "masks": masks,
+            "actions": np.full(256, 3, dtype=np.int64), "returns": np.zeros(256, np.float32)}
+    first = imitation_steps(model.policy, model.policy.optimizer, data, 1, 64, 1.0, np.random.default_rng(1))
+    later = imitation_steps(model.policy, model.policy.optimizer, data, 60, 64, 1.0, np.random.default_rng(2))
+    again = imitation_steps(model.policy, model.policy.optimizer, data, 1, 64, 1.0, np.random.default_rng(3))
+    assert again < first and later < first
+
+
+def test_training_with_dagger_and_imitation_regularizer_runs(tmp_path: Path) -> None:
+    """``pretrain_dagger_rounds`` and ``bc_coef`` end to end; ``bc_coef`` without a teacher is refused."""
+    import json
+
+    from mythzoo.training.ppo import train
+
+    with pytest.raises(ValueError, match="bc_coef needs a pretrain_teacher"):
+        from_dict({"bc_coef": 0.1})
+    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v0", env_kwargs={"days_per_season": 2, "seasons": 1},
+                       baselines=["random"], total_timesteps=128, n_steps=32, batch_size=64, snapshot_every=128, eval_every=256,
+                       pretrain_teacher="heuristic", pretrain_games=2, pretrain_epochs=1, pretrain_dagger_rounds=2, bc_coef=0.5)
+    summary = train(cfg)
+    rows = [json.loads(line) for line in (Path(summary["run_dir"]) / "pretrain.jsonl").read_text().splitlines()]
+    assert [r["round"] for r in rows] == [0, 1, 2]
+    assert rows[0]["decisions"] < rows[1]["decisions"] < rows[2]["decisions"], "each DAgger round adds its decisions"
+    assert summary["steps"] >= 128

@@ -53,6 +53,8 @@ class TrainConfig:
     pretrain_teacher: str | None = None  # warm start: imitate this policy ref (e.g. heuristic) before PPO (None: from scratch)
     pretrain_games: int = 200  # teacher-played games whose decisions are imitated
     pretrain_epochs: int = 5  # passes over those decisions
+    pretrain_dagger_rounds: int = 0  # DAgger: rounds of games the learner plays and the teacher labels, each added and refitted
+    bc_coef: float = 0.0  # during PPO: weight of the teacher-imitation loss, a gradient step on it after each PPO step (0: off)
     torch_threads: int = 1  # torch threads while games are played (more spin-wait against the games on 2 cores)
     update_threads: int = 2  # torch threads for the PPO update, when no game runs
     progress: bool = True  # show a progress bar
@@ -102,6 +104,10 @@ def validate(cfg: TrainConfig) -> None:
         raise ValueError(f"config num_workers must be >= 0 (0 plays the games in the training process), got {cfg.num_workers}")
     if cfg.num_workers > cfg.num_envs:
         raise ValueError(f"config num_workers ({cfg.num_workers}) must not exceed num_envs ({cfg.num_envs})")
+    if cfg.pretrain_dagger_rounds < 0 or cfg.bc_coef < 0:
+        raise ValueError("config pretrain_dagger_rounds and bc_coef must be >= 0")
+    if cfg.bc_coef > 0 and not cfg.pretrain_teacher:
+        raise ValueError("config bc_coef needs a pretrain_teacher (the demonstrations it keeps the learner close to)")
     if cfg.eval_games < 0:
         raise ValueError("config eval_games must be >= 0")
     if cfg.activation not in ("tanh", "relu"):

@@ -183,8 +183,29 @@ class SelfPlayCallback(BaseCallback):
         return row
 
 
-def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, learner_agents: list[str], run_dir: Path, role: str) -> dict[str, float]:
-    """Imitate ``cfg.pretrain_teacher`` in the learner's seats before PPO (see training/pretrain.py)."""
+class ImitationRegularizedPPO(MaskablePPO):
+    """MaskablePPO that, with ``demos`` set, follows each update with as many gradient steps on
+    ``bc_coef`` x the teacher-imitation loss as the update took (``cfg.bc_coef``)."""
+
+    demos: dict[str, np.ndarray] | None = None
+    bc_coef: float = 0.0
+
+    def train(self) -> None:
+        super().train()
+        if self.demos is None or self.bc_coef <= 0:
+            return
+        from mythzoo.training.pretrain import imitation_steps
+
+        steps = self.n_epochs * max(1, self.rollout_buffer.buffer_size * self.n_envs // self.batch_size)
+        rng = np.random.default_rng(self.num_timesteps)
+        ce = imitation_steps(self.policy, self.policy.optimizer, self.demos, steps, self.batch_size, self.bc_coef, rng)
+        self.logger.record("train/imitation_loss", ce)
+
+
+def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, learner_agents: list[str], run_dir: Path, role: str) -> dict[str, Any]:
+    """Imitate ``cfg.pretrain_teacher`` in the learner's seats before PPO (see training/pretrain.py):
+    cloning on teacher-played games, then ``pretrain_dagger_rounds`` DAgger rounds. Returns the
+    stats and the aggregated demonstrations (kept for ``bc_coef``)."""
     from mythzoo.policies.refs import load_policy
     from mythzoo.training.pretrain import collect_demonstrations, pretrain
 
@@ -192,14 +213,26 @@ def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, 
     t0 = time.time()
     data = collect_demonstrations(make_env, teacher, learner_agents, cfg.pretrain_games, cfg.gamma, seed=cfg.seed + 777_777)
     stats = pretrain(model, data, cfg.pretrain_epochs, seed=cfg.seed)
+    log = [{"teacher": cfg.pretrain_teacher, "round": 0, **stats}]
+    for r in range(1, cfg.pretrain_dagger_rounds + 1):
+        weights, arch = export_policy(model)
+        actor = policy_from_weights(weights, arch, deterministic=False, seed=cfg.seed + r)
+        more = collect_demonstrations(make_env, teacher, learner_agents, cfg.pretrain_games, cfg.gamma,
+                                      seed=cfg.seed + 777_777 + 100_003 * r, actor=actor)
+        data = {k: np.concatenate([data[k], more[k]]) for k in data}
+        stats = pretrain(model, data, cfg.pretrain_epochs, seed=cfg.seed + r)
+        log.append({"teacher": cfg.pretrain_teacher, "round": r, **stats})
+        if cfg.progress:
+            print(f"  DAgger round {r}: {int(stats['decisions'])} decisions, agreement {stats['agreement']:.3f}", flush=True)
     stats["seconds"] = round(time.time() - t0, 1)
     stats["role"] = role
     with open(run_dir / "pretrain.jsonl", "a") as f:
-        f.write(json.dumps({"teacher": cfg.pretrain_teacher, **stats}) + "\n")
+        for row in log:
+            f.write(json.dumps({**row, "role": role}) + "\n")
     if cfg.progress:
         print(f"warm start{' [' + role + ']' if role else ''}: imitated {cfg.pretrain_teacher} on {int(stats['decisions'])} decisions, "
               f"agreement {stats['agreement']:.2f}, {stats['seconds']} s", flush=True)
-    return stats
+    return {"stats": stats, "data": data}
 
 
 def resume_refs(resume: str | None, roles: list[str], multi: bool) -> dict[str, str]:
@@ -296,7 +329,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
             else:
                 vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool_arg, learner_agents, seed=cfg.seed)
                 pool = pools[role]
-            model = MaskablePPO(
+            model = ImitationRegularizedPPO(
                 "MlpPolicy",
                 vec_env,
                 learning_rate=cfg.learning_rate,
@@ -328,7 +361,9 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                 model.num_timesteps = int(info.steps)
                 parent = info.id
             if cfg.pretrain_teacher and role not in resume:
-                warm_start(cfg, model, make_env, probe, registry, learner_agents, run_dir, role)
+                warmed = warm_start(cfg, model, make_env, probe, registry, learner_agents, run_dir, role)
+                if cfg.bc_coef > 0:
+                    model.demos, model.bc_coef = warmed["data"], cfg.bc_coef
             name = f"{base_name}-{role}" if multi else base_name
             callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir,
                                         role=role if multi else "", learner_agents=learner_agents, deadline=deadline, solo=solo)

@@ -28,9 +28,14 @@ def collect_demonstrations(
     gamma: float,
     seed: int = 0,
     batch: int = 32,
+    actor: BasePolicy | None = None,
 ) -> dict[str, np.ndarray]:
-    """Decisions of ``learner_agents`` seats over ``games`` teacher-played games: ``obs``,
-    ``masks``, ``actions`` and ``returns`` (discounted sum of that agent's later rewards)."""
+    """Decisions of ``learner_agents`` seats over ``games`` games: ``obs``, ``masks``, the
+    teacher's ``actions`` and ``returns`` (discounted sum of that agent's later rewards).
+
+    With an ``actor`` (DAgger), the actor plays the learner's seats and the teacher only labels
+    the states the actor reaches: imitation then also learns to recover from its own mistakes,
+    which plain cloning never sees."""
     obs_rows: list[np.ndarray] = []
     mask_rows: list[np.ndarray] = []
     actions: list[int] = []
@@ -64,15 +69,20 @@ def collect_demonstrations(
             for items in groups.values():
                 obs = np.stack([o["observation"] for _, _, o in items])
                 masks = np.stack([o["action_mask"] for _, _, o in items])
-                acts = teacher.act_batch(obs, masks, items[0][1])
-                for (j, agent, o), a in zip(items, acts):
+                labels = teacher.act_batch(obs, masks, items[0][1])
+                played = list(labels)
+                seats = [k for k, (_, agent, _) in enumerate(items) if agent in learners]
+                if actor is not None and seats:  # the actor plays the learner's seats, the teacher the rest
+                    for k, b in zip(seats, actor.act_batch(obs[seats], masks[seats], items[seats[0]][1])):
+                        played[k] = b
+                for (j, agent, o), a, b in zip(items, labels, played):
                     if agent in learners:
                         trail[j].setdefault(agent, []).append((len(actions), 0.0))
                         obs_rows.append(o["observation"])
                         mask_rows.append(o["action_mask"])
                         actions.append(int(a))
                         returns.append(0.0)
-                    envs[j].step(int(a))
+                    envs[j].step(int(b))
             live = still
         for per_agent in trail:  # discounted returns, backwards through each agent's decisions
             for steps in per_agent.values():
@@ -127,3 +137,26 @@ def pretrain(model: Any, data: dict[str, np.ndarray], epochs: int, batch_size: i
     stats["agreement"] = float((greedy == actions).float().mean())
     stats["decisions"] = float(n)
     return stats
+
+
+def imitation_steps(policy: Any, optimizer: torch.optim.Optimizer, data: dict[str, np.ndarray], steps: int,
+                    batch_size: int, coef: float, rng: np.random.Generator) -> float:
+    """``steps`` gradient steps on ``coef`` x the masked cross-entropy of the teacher's actions,
+    on random minibatches of ``data``, with PPO's own optimizer. Used between PPO updates
+    (``bc_coef``) to keep the learner near the teacher while PPO improves on it. Returns the mean
+    cross-entropy."""
+    n = len(data["actions"])
+    total = 0.0
+    policy.set_training_mode(True)
+    for _ in range(steps):
+        idx = rng.integers(0, n, size=min(batch_size, n))
+        _, log_prob, _ = policy.evaluate_actions(torch.as_tensor(data["obs"][idx]), torch.as_tensor(data["actions"][idx]),
+                                                 action_masks=data["masks"][idx])
+        loss = -coef * log_prob.mean()
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+        optimizer.step()
+        total += float(loss.detach()) / coef
+    policy.set_training_mode(False)
+    return total / max(steps, 1)

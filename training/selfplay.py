@@ -29,9 +29,11 @@ class OpponentPool:
     """Opponents by key, and the mix they are drawn from.
 
     Categories: ``latest`` (the learner, frozen at its last snapshot), ``past`` (earlier
-    snapshots and registry checkpoints, weighted toward those the learner still loses to:
-    prioritized fictitious self-play), ``baselines`` (random, heuristic). ``mix`` gives each
+    snapshots and registry checkpoints), ``baselines`` (random, heuristic). ``mix`` gives each
     category's probability; categories without members are skipped and the rest renormalized.
+    Within ``past`` and ``baselines`` the draw is weighted toward the opponents the learner still
+    loses to (prioritized fictitious self-play): a baseline it has mastered fades to a trickle
+    (``pfsp_floor``) instead of wasting a fixed share of the games.
     """
 
     def __init__(self, mix: dict[str, float], seed: int = 0, pfsp_floor: float = 0.1):
@@ -56,7 +58,7 @@ class OpponentPool:
         self.policies[key] = policy
 
     def sample(self) -> str:
-        """Draw an opponent key according to the mix (and PFSP weights within ``past``)."""
+        """Draw an opponent key according to the mix (and PFSP weights within ``past`` and ``baselines``)."""
         cats = [c for c, p in self.mix.items() if p > 0 and self.members[c]]
         if not cats:
             cats = [c for c in self.members if self.members[c]]
@@ -68,7 +70,7 @@ class OpponentPool:
             probs /= probs.sum()
         cat = cats[int(self.rng.choice(len(cats), p=probs))]
         keys = self.members[cat]
-        if cat == "past" and len(keys) > 1:
+        if cat != "latest" and len(keys) > 1:
             w = np.array([1.0 - self.score.get(k, 0.5) + self.pfsp_floor for k in keys])
             return keys[int(self.rng.choice(len(keys), p=w / w.sum()))]
         return keys[int(self.rng.integers(len(keys)))]
