@@ -29,6 +29,7 @@ from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.observer import ObservationLayout
 
 STATE_SCHEMA_VERSION = 1
+_INT8 = np.dtype(np.int8)  # a dtype instance: np.frombuffer converts a type object on every call
 _INDEX_SUFFIX = re.compile(r"_\d+$")
 __all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of"]
 
@@ -294,7 +295,7 @@ class MythzooAECEnv(AECEnv):
             if rules.current_player(s) == seat:
                 for a in rules.legal_actions(s):
                     mask[a] = 1
-        return {"observation": self.observer.observation(s, seat), "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": self.observer.observation(s, seat), "action_mask": np.frombuffer(mask, _INT8)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, termination, truncation and info of ``agent_selection``."""

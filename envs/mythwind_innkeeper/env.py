@@ -95,9 +95,11 @@ class raw_env(MythzooAECEnv):
         infos = self.infos
         if self.agents and "innkeeper" in infos:
             s = self.state_  # the fields of _info(), merged into a new dict (earlier infos stay as they were)
-            infos["innkeeper"] = {**infos["innkeeper"], "coins": s.coins, "earned": s.earned, "renown": s.renown,
-                                  "renown_level": self.rules.levels[s.renown], "seated": s.last_seated,
-                                  "unseated": s.last_unseated, "day": s.turn, "season": s.season}
+            new = {"coins": s.coins, "earned": s.earned, "renown": s.renown, "renown_level": self.rules.levels[s.renown],
+                   "seated": s.last_seated, "unseated": s.last_unseated, "day": s.turn, "season": s.season}
+            old = infos["innkeeper"]
+            # dict | dict is {**old, **new} (same keys, order and values) done in one C call.
+            infos["innkeeper"] = old | new if type(old) is dict else {**old, **new}
 
     def action_table(self, agent: str | None = None) -> ActionTable:
         return self.rules.table

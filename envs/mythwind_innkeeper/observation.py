@@ -24,10 +24,12 @@ from mythzoo.envs.mythwind_innkeeper.components import (
     ACC_TYPES, ALIGNMENTS, COMPLAINT_KINDS, DIE_TYPES, EFFECT_KINDS, FURNITURE, SERVICES, STYLES, WEATHER_TYPES,
 )
 from mythzoo.envs.mythwind_innkeeper.rules import (
-    G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, OUTER, PHASE_NAMES, MythwindInnkeeperRules, State,
+    A_SETUP, A_SUPPLY, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, OUTER, PHASE_NAMES, MythwindInnkeeperRules, State,
 )
 
-COIN_SCALE = 50.0
+COIN_SCALE = 50.0  # coins and coins earned are shown divided by this
+MEMO_LIMIT = 4096  # a memo is emptied when it reaches this many entries (it is only a shortcut)
+_FLOAT32 = np.dtype(np.float32)
 SCALARS = (
     "coins", "earned", "party_coins", "day_of_season", "season_progress", "days_left", "streak", "bag_size",
     "drawn", "hand_size", "gossip_deck_size", "improve_bought", "improve_moved", "improve_sold", "by_worker",
@@ -167,8 +169,9 @@ class MythwindInnkeeperObserver:
             [f(R.track_len + 3 + self.n_seasons, (r, R.track_len + R.levels[r] - 1, R.track_len + 3 + x)) for x in range(self.n_seasons)]
             for r in range(R.track_len)
         ]
-        self.weather_rows = [f(nw, (w.type,) + ((3,) if w.event else ()) + (4 + w.alignment,)) for w in R.data.weather]
         self.zero_weather = f(nw)
+        # By weather card; index -1 (no card yet) is the zero row.
+        self.weather_rows = [f(nw, (w.type,) + ((3,) if w.event else ()) + (4 + w.alignment,)) for w in R.data.weather] + [self.zero_weather]
         nsel = R.NG + R.NA + NUM_SLOTS
         self.sel_guest_rows = [f(nsel, (g,)) for g in range(R.NG)]
         self.sel_token_rows = [f(nsel, (R.NG + a,)) for a in range(R.NA)]
@@ -181,24 +184,24 @@ class MythwindInnkeeperObserver:
             row[list(ones)] = 1.0
             return row.tobytes()
 
-        # Guests: one row per guest and place (seated anywhere is one place).
+        # Guests: one row per guest and place, a list indexed by the location itself (a slot, or
+        # a negative G_* counted from the end), so a block is joined by C-level indexing.
         gb, gw = o["guests"], self.guest_w
         self.guest_rows = []
         for g in range(R.NG):
-            rows = {loc: packed(gb + g * gw, gw, (i,)) for loc, i in self.loc_index.items()}
-            seated = packed(gb + g * gw, gw, (4,))
-            rows.update({sl: seated for sl in range(NUM_SLOTS)})
+            rows = [packed(gb + g * gw, gw, (4,))] * NUM_SLOTS + [b""] * len(self.loc_index)
+            for loc, i in self.loc_index.items():
+                rows[loc] = packed(gb + g * gw, gw, (i,))
             self.guest_rows.append(rows)
-        # Accommodations: supply, setup (to place), or in the inn.
+        # Accommodations: in the inn (slots), setup (to place, -2) or supply (-1), indexed alike.
         ab, aw = o["accommodations"], self.acc_w
-        self.acc_rows = []
-        for a in range(R.NA):
-            rows = {-1: packed(ab + a * aw, aw, (0,)), -2: packed(ab + a * aw, aw, (2,))}
-            inn = packed(ab + a * aw, aw, (1,))
-            rows.update({sl: inn for sl in range(NUM_SLOTS)})
-            self.acc_rows.append(rows)
+        self.acc_rows = [[packed(ab + a * aw, aw, (1,))] * NUM_SLOTS + [packed(ab + a * aw, aw, (2,)), packed(ab + a * aw, aw, (0,))]
+                         for a in range(R.NA)]
+        assert A_SUPPLY == -1 and A_SETUP == -2 and sorted(self.loc_index) == [-4, -3, -2, -1]
         # Grid: empty slots are static; an occupied slot's row is made on first use and kept.
         self.grid_empty = [packed(o["grid"] + sl * self.grid_w, self.grid_w, ()) for sl in range(NUM_SLOTS)]
+        self.empty_grid = b"".join(self.grid_empty)
+        self.grid_row_bytes = 4 * self.grid_w
         # Gossip cards: one row per card and place (index -1: in no place).
         cb, cw = o["gossip"], self.gossip_w
         self.gossip_rows = [[packed(cb + c * cw, cw, (k,)) for k in range(len(GOSSIP_LOC))] + [packed(cb + c * cw, cw, ())]
@@ -211,7 +214,10 @@ class MythwindInnkeeperObserver:
             rows.append(packed(kb + k * kw, kw, (1 + len(OPERATE),)))
             rows.append(packed(kb + k * kw, kw, ()))
             self.skill_rows.append(rows)
-        self._die_rows: dict[tuple, bytes] = {}  # bounded: die, pips, used
+        # Dice: per die, pips (index -1: at the tower) and used today (0/1; a die at the tower
+        # shows no use).
+        self.die_rows = [[(self._die_row(i, p, False), self._die_row(i, p, p >= 0)) for p in range(R.data.max_pips + 1)]
+                         + [(self._die_row(i, -1, False),) * 2] for i in range(R.ND)]
         self._grid_rows: dict[tuple, bytes] = {}  # bounded: slot, token and four flags
         self._wdeck_rows: dict[tuple, bytes] = {}  # bounded: subsets of the weather deck
         self._workers_rows: dict[tuple, bytes] = {}  # bounded: row and worker slots taken
@@ -231,11 +237,15 @@ class MythwindInnkeeperObserver:
         self._guest_cache: tuple | None = None
         self._acc_cache: tuple | None = None
         self._gossip_cache: tuple | None = None
-        self._tail_cache: tuple | None = None
+        self._skills_cache: tuple | None = None
+        self._dice_cache: tuple | None = None
+        # Memos (values -> bytes) for what a cache miss rebuilds: the values repeat often.
+        self._inn_memo: dict[tuple, bytes] = {}
+        self._gossip_memo: dict[tuple, bytes] = {}
 
     def __getstate__(self) -> dict:
-        """Pickling: the compiled ``struct.Struct`` and the caches are rebuilt on load."""
-        return {k: v for k, v in self.__dict__.items() if not k.endswith(("_packer", "_cache"))}
+        """Pickling: the compiled ``struct.Struct``, the caches and the memos are rebuilt on load."""
+        return {k: v for k, v in self.__dict__.items() if not k.endswith(("_packer", "_cache", "_memo"))}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -254,10 +264,6 @@ class MythwindInnkeeperObserver:
         :meth:`reference_observation`."""
         total = self.total
         ph, sel = s.phase, s.sel
-        if s.weather >= 0:
-            weather = self.weather_rows[s.weather]
-        else:
-            weather = self.zero_weather
         c = self._wdeck_cache
         if c is None or c[0] != s.wdeck:
             key = tuple(s.wdeck)
@@ -288,18 +294,20 @@ class MythwindInnkeeperObserver:
             pending = self._pending_bytes(s)
         else:
             pending = self.zero_pending
-        slot_acc, slot_dmg, served = s.slot_acc, s.slot_dmg, s.served
+        # The inn piece and the grid read the rules' view of the inn, which the rules keep for the
+        # values of slot_acc, slot_dmg and served (its grid part for those of slot_acc and
+        # slot_dmg): while they return the same object (held here, so never another object at its
+        # address) those values are the same.
+        view = self.rules._inn_view(s)
         c = self._inn_cache
-        if c is None or c[0] != slot_acc or c[1] != slot_dmg or c[2] != served:
-            c = self._inn_cache = (list(slot_acc), list(slot_dmg), list(served), self._inn_bytes(s))
-        inn = c[3]
-        # The blocks after the head: each cache checked here (what _grid, _guests, _accs and _gossip do).
+        if c is None or c[0] is not view:
+            c = self._inn_cache = (view, self._inn_bytes(view))
+        inn = c[1]
+        # The blocks after the head: each cache checked here (what _guests, _accs and _gossip do).
         c = self._grid_cache
-        if (c is None or c[0] != slot_acc or c[1] != s.slot_guest or c[2] != slot_dmg or c[3] != s.slot_back
-                or c[4] != s.party_slot):
-            c = self._grid_cache = (list(slot_acc), list(s.slot_guest), list(slot_dmg), list(s.slot_back), s.party_slot,
-                                    self._grid_block(s))
-        grid = c[5]
+        if c is None or c[0] is not view[6] or c[1] != s.slot_guest or c[2] != s.slot_back or c[3] != s.party_slot:
+            c = self._grid_cache = (view[6], list(s.slot_guest), list(s.slot_back), s.party_slot, self._grid_block(s, view))
+        grid = c[4]
         c = self._guest_cache
         if c is None or c[0] != s.guest_loc:
             guests = self._guests(s)
@@ -312,24 +320,40 @@ class MythwindInnkeeperObserver:
             accs = c[1]
         gdeck, gbottom, hand = s.gdeck, s.gbottom, s.hand
         c = self._gossip_cache
-        if c is None or c[0] != gdeck or c[1] != gbottom or c[2] != hand or c[3] != served or c[4] != s.adventure:
+        if c is None or c[0] != (gdeck, gbottom, hand, s.served, s.adventure):
             gossip = self._gossip(s)
         else:
-            gossip = c[5]
+            gossip = c[1]
+        learn = None  # None: no skill learnable now (the rows are the same as for all False)
+        if ph == 1 and s.coins >= self.rules.min_skill_cost[s.season]:
+            learn = self._learnable(s)
+        c = self._skills_cache
+        if c is None or c[0] != s.skill_row or c[1] != learn:
+            skills = self._skills(s, learn)
+        else:
+            skills = c[2]
+        c = self._dice_cache
+        if c is None or c[0] != s.dice or c[1] != s.die_used:
+            dice = self._dice(s)
+        else:
+            dice = c[2]
         iu = s.improve_used
         buf = bytearray().join((
             self.phase_rows[ph],
+            # Integer divisors (50 = COIN_SCALE): for ints below 2**53 (every state's) an int over an
+            # int is the same float as over the float (both exact in a double, the quotient rounded
+            # once), without the mixed-type conversion.
             self._scalar_packer.pack(
-                s.coins / COIN_SCALE, s.earned / COIN_SCALE, s.party_coins / 3.0, s.day / self.days_per_season, s.season / self.num_seasons,
-                (total - s.turn) / total, s.streak / 5.0, len(s.bag) / 30.0, len(s.drawn) / 12.0, len(hand) / 6.0,
-                (len(gdeck) + len(gbottom)) / 6.0, iu[0], iu[1], iu[2], s.ctx == 1,
-                len(s.cq) / 10.0, s.last_seated / 12.0, s.last_unseated / 12.0, s.skill_left / 2.0,
+                s.coins / 50, s.earned / 50, s.party_coins / 3, s.day / self.days_per_season, s.season / self.num_seasons,
+                (total - s.turn) / total, s.streak / 5, len(s.bag) / 30, len(s.drawn) / 12, len(hand) / 6,
+                (len(gdeck) + len(gbottom)) / 6, iu[0], iu[1], iu[2], s.ctx == 1,
+                len(s.cq) / 10, s.last_seated / 12, s.last_unseated / 12, s.skill_left / 2,
             ),
             self.renown_rows[s.renown][s.season % self.n_seasons],
-            weather, wdeck, workers, selected, pending, inn,
-            grid, guests, accs, gossip, self._tail(s),
+            self.weather_rows[s.weather], wdeck, workers, selected, pending, inn,
+            grid, guests, accs, gossip, skills, dice,
         ))
-        return np.frombuffer(buf, np.float32)  # dtype positional: a third of the call's cost
+        return np.frombuffer(buf, _FLOAT32)  # a dtype instance, positional: numpy converts nothing
 
     # ------------------------------------------------------------ blocks
     @staticmethod
@@ -356,23 +380,21 @@ class MythwindInnkeeperObserver:
             vals[c] = vals.get(c, 0.0) + 0.2
         return self._floats(3 + len(ACC_TYPES), [3 + s.lose_type] if s.lose_type >= 0 else (), vals)
 
-    def _inn_bytes(self, s: State) -> bytes:
+    def _inn_bytes(self, view: tuple) -> bytes:
         """The ``inn`` piece: services available (``rules.services``), style counts/3
-        (``rules.style_counts``), styles embraced; both counted in one pass here."""
-        R, nt = self.rules, len(ACC_TYPES)
-        v = [0.0] * self.n_inn
-        cnt = [0, 0, 0]
-        ty, st = R.acc_type, R.acc_style
-        for a, dmg in zip(s.slot_acc, s.slot_dmg):
-            if a >= 0 and not dmg:
-                v[ty[a]] = 1.0
-                if st[a] >= 0:
-                    cnt[st[a]] += 1
-        for c in s.served:
-            for t in R.gossip_accs[c]:
-                v[t] = 1.0
-            for x in R.gossip_styles[c]:
-                cnt[x] += 1
+        (``rules.style_counts``), styles embraced; both from the rules' one-pass inn view."""
+        have, cnt = view[:2]
+        key = (*have, *cnt)
+        data = self._inn_memo.get(key)
+        if data is None:
+            if len(self._inn_memo) >= MEMO_LIMIT:
+                self._inn_memo.clear()
+            data = self._inn_memo[key] = self._inn_pack(have, cnt)
+        return data
+
+    def _inn_pack(self, have: list[bool], cnt: list[int]) -> bytes:
+        nt = len(ACC_TYPES)
+        v = [1.0 if h else 0.0 for h in have] + [0.0] * (self.n_inn - nt)
         for i, c in enumerate(cnt):
             if c:
                 v[nt + i] = c / 3.0
@@ -380,27 +402,23 @@ class MythwindInnkeeperObserver:
                     v[nt + 3 + i] = 1.0
         return self._inn_packer.pack(*v)
 
-    def _grid(self, s: State) -> bytes:
-        c = self._grid_cache
-        if (c is None or c[0] != s.slot_acc or c[1] != s.slot_guest or c[2] != s.slot_dmg or c[3] != s.slot_back
-                or c[4] != s.party_slot):
-            c = self._grid_cache = (list(s.slot_acc), list(s.slot_guest), list(s.slot_dmg), list(s.slot_back), s.party_slot,
-                                    self._grid_block(s))
-        return c[5]
-
-    def _grid_block(self, s: State) -> bytes:
-        rows, memo, empty = [], self._grid_rows, self.grid_empty
-        dmg, gst, back, party = s.slot_dmg, s.slot_guest, s.slot_back, s.party_slot
-        for sl, a in enumerate(s.slot_acc):
-            if a < 0:
-                rows.append(empty[sl])
-                continue
+    def _grid_block(self, s: State, view: tuple) -> bytes:
+        """The empty grid with the row of each slot holding a token in its place (the inn holds
+        a few tokens: the empty stretches between them are sliced from the precomputed empty grid)."""
+        rows, memo, empty, w = [], self._grid_rows, self.empty_grid, self.grid_row_bytes
+        acc, dmg, gst, back, party = s.slot_acc, s.slot_dmg, s.slot_guest, s.slot_back, s.party_slot
+        pos = 0
+        for sl in view[5]:  # the slots holding a token, ascending
+            a = acc[sl]
             seated = gst[sl] >= 0
             key = (sl, a, bool(dmg[sl]), seated, seated and bool(back[sl]), party == sl)
             row = memo.get(key)
             if row is None:
                 row = memo[key] = self._grid_row(*key)
+            rows.append(empty[pos : sl * w])
             rows.append(row)
+            pos = (sl + 1) * w
+        rows.append(empty[pos:])
         return b"".join(rows)
 
     def _grid_row(self, sl: int, a: int, damaged: bool, seated: bool, back: bool, party: bool) -> bytes:
@@ -426,66 +444,76 @@ class MythwindInnkeeperObserver:
         c = self._guest_cache
         if c is None or c[0] != s.guest_loc:
             gl = s.guest_loc
-            c = self._guest_cache = (list(gl), b"".join([rows[loc] for rows, loc in zip(self.guest_rows, gl)]))
+            c = self._guest_cache = (list(gl), b"".join(map(list.__getitem__, self.guest_rows, gl)))
         return c[1]
 
     def _accs(self, s: State) -> bytes:
         c = self._acc_cache
         if c is None or c[0] != s.acc_slot:
             al = s.acc_slot
-            c = self._acc_cache = (list(al), b"".join([rows[loc] for rows, loc in zip(self.acc_rows, al)]))
+            c = self._acc_cache = (list(al), b"".join(map(list.__getitem__, self.acc_rows, al)))
         return c[1]
 
     def _gossip(self, s: State) -> bytes:
+        lists = (s.gdeck, s.gbottom, s.hand, s.served, s.adventure)
         c = self._gossip_cache
-        if c is None or c[0] != s.gdeck or c[1] != s.gbottom or c[2] != s.hand or c[3] != s.served or c[4] != s.adventure:
-            lists = (s.gdeck, s.gbottom, s.hand, s.served, s.adventure)
-            where: list[int] | None = [-1] * self.rules.NC  # -1: in no list (the row with no place)
-            for k, lst in enumerate(lists):
-                for card in lst:
-                    if where[card] >= 0:  # in two places (never in a valid state): the general way
-                        where = None
-                        break
-                    where[card] = k
-                if where is None:
-                    break
-            if where is None:
-                cb, cw = self.o["gossip"], self.gossip_w
-                block = self.template[cb : cb + self.rules.NC * cw].copy()
-                for k, lst in enumerate(lists):
-                    for card in lst:
-                        block[card * cw + k] = 1.0
-                data = block.tobytes()
-            else:
-                data = b"".join([rows[k] for rows, k in zip(self.gossip_rows, where)])
-            c = self._gossip_cache = (list(s.gdeck), list(s.gbottom), list(s.hand), list(s.served), list(s.adventure), data)
-        return c[5]
+        if c is None or c[0] != lists:
+            key = tuple(map(tuple, lists))
+            data = self._gossip_memo.get(key)
+            if data is None:
+                if len(self._gossip_memo) >= MEMO_LIMIT:
+                    self._gossip_memo.clear()
+                data = self._gossip_memo[key] = self._gossip_block(lists)
+            c = self._gossip_cache = (tuple(map(list, lists)), data)  # copies of the lists
+        return c[1]
 
-    def _tail(self, s: State) -> bytes:
-        """Skills and dice (learnable skills are shown in the town phase only)."""
-        if s.phase == 1:  # rules.learnable() for each skill not gained, its slot count hoisted
-            R, coins, season = self.rules, s.coins, s.season + 1
-            free = sum(1 for r in s.skill_row if r >= 0) < R.slots
-            cost, unlock = R.skill_cost, R.skill_unlock
-            learn = [r < 0 and free and coins >= cost[k] and season >= unlock[k] for k, r in enumerate(s.skill_row)]
-        else:
-            learn = None
-        c = self._tail_cache
-        if c is None or c[0] != s.skill_row or c[1] != learn or c[2] != s.dice or c[3] != s.die_used:
+    def _gossip_block(self, lists: tuple[list[int], ...]) -> bytes:
+        """The ``gossip`` block for the card lists (deck, deck bottom, hand, served, adventure)."""
+        NC = self.rules.NC
+        where = [-1] * NC  # -1: in no list (the row with no place)
+        listed = 0
+        for k, lst in enumerate(lists):
+            listed += len(lst)
+            for card in lst:
+                where[card] = k
+        if listed == NC - where.count(-1):
+            return b"".join(map(list.__getitem__, self.gossip_rows, where))
+        # A card in two places (never in a valid state): the general way.
+        cb, cw = self.o["gossip"], self.gossip_w
+        block = self.template[cb : cb + NC * cw].copy()
+        for k, lst in enumerate(lists):
+            for card in lst:
+                block[card * cw + k] = 1.0
+        return block.tobytes()
+
+    def _learnable(self, s: State) -> list[bool] | None:
+        """``rules.learnable()`` of each skill in the town phase, its slot count hoisted; None if
+        no skill is learnable (learnable skills are shown in the town phase only)."""
+        R, coins, season = self.rules, s.coins, s.season + 1
+        free = sum(1 for r in s.skill_row if r >= 0) < R.slots
+        cost, unlock = R.skill_cost, R.skill_unlock
+        learn = [r < 0 and free and coins >= cost[k] and season >= unlock[k] for k, r in enumerate(s.skill_row)]
+        return learn if any(learn) else None
+
+    def _skills(self, s: State, learn: list[bool] | None) -> bytes:
+        """The ``skills`` block (``learn`` from :meth:`_learnable`)."""
+        c = self._skills_cache
+        if c is None or c[0] != s.skill_row or c[1] != learn:
             rows = self.skill_rows
-            if learn is None:
-                parts = [rows[k][r] for k, r in enumerate(s.skill_row)]
+            if learn is None:  # index -1: not gained
+                data = b"".join(map(list.__getitem__, rows, s.skill_row))
             else:  # index len(OPERATE): not gained and learnable now
-                parts = [rows[k][len(OPERATE) if r < 0 and ok else r] for k, (r, ok) in enumerate(zip(s.skill_row, learn))]
-            memo = self._die_rows
-            for i, (p, used) in enumerate(zip(s.dice, s.die_used)):
-                key = (i, p, bool(used) and p >= 0)
-                row = memo.get(key)
-                if row is None:
-                    row = memo[key] = self._die_row(*key)
-                parts.append(row)
-            c = self._tail_cache = (list(s.skill_row), learn, list(s.dice), list(s.die_used), b"".join(parts))
-        return c[4]
+                data = b"".join([rows[k][len(OPERATE) if r < 0 and ok else r] for k, (r, ok) in enumerate(zip(s.skill_row, learn))])
+            c = self._skills_cache = (list(s.skill_row), learn, data)
+        return c[2]
+
+    def _dice(self, s: State) -> bytes:
+        """The ``dice`` block."""
+        c = self._dice_cache
+        if c is None or c[0] != s.dice or c[1] != s.die_used:
+            data = b"".join([rows[p][used] for rows, p, used in zip(self.die_rows, s.dice, s.die_used)])
+            c = self._dice_cache = (list(s.dice), list(s.die_used), data)
+        return c[2]
 
     def _die_row(self, i: int, p: int, used: bool) -> bytes:
         base = self.o["dice"] + i * self.die_w

@@ -69,6 +69,8 @@ OUTER_SLOTS = tuple(d for d in range(GRID * GRID) if OUTER[d])
 SUPPORT = {DRINK: KITCHEN, FOOD: KITCHEN, MUSIC: STAGE, PLAY: STAGE}
 DEPENDENTS = {KITCHEN: (DRINK, FOOD), STAGE: (MUSIC, PLAY)}
 MAX_PARTY_COINS = 3
+NO_GUESTS = (-1,) * NUM_SLOTS
+NOT_BACK = (0,) * NUM_SLOTS
 
 
 def _numpy_below(rng: np.random.Generator, n: int) -> int:
@@ -107,6 +109,36 @@ def _lemire_below(rng: np.random.Generator, n: int) -> int:
 
 
 _LAST_BG: tuple = (None, None, None)  # (bit generator, its ctypes next_uint32, its ctypes state) of the last draw
+
+
+def _pop_random(rng: np.random.Generator, items: list, n: int) -> list:
+    """Pop ``n`` random elements of ``items`` (``n <= len(items)``) and return them in order:
+    ``[items.pop(_below(rng, len(items))) for _ in range(n)]`` with :func:`_lemire_below`'s
+    arithmetic inlined, the function calls being most of a draw's cost (dawn draws several)."""
+    global _LAST_BG
+    bg = rng.bit_generator
+    if _below is not _lemire_below or (bg is not _LAST_BG[0] and type(bg) is not np.random.PCG64):
+        return [items.pop(_below(rng, len(items))) for _ in range(n)]
+    if bg is _LAST_BG[0]:
+        nxt, st = _LAST_BG[1], _LAST_BG[2]
+    else:
+        c = bg.ctypes
+        nxt, st = c.next_uint32, c.state
+        _LAST_BG = (bg, nxt, st)
+    out = []
+    pop, k = items.pop, len(items)
+    for _ in range(n):
+        if k < 2:  # what _lemire_below does: numpy's own call (no draw for a single choice)
+            out.append(pop(int(rng.integers(k))))
+        else:
+            m = nxt(st) * k
+            if m & 0xFFFFFFFF < k:
+                threshold = (0x100000000 - k) % k
+                while m & 0xFFFFFFFF < threshold:
+                    m = nxt(st) * k
+            out.append(pop(m >> 32))
+        k -= 1
+    return out
 
 
 def _lemire_matches_numpy() -> bool:
@@ -196,6 +228,10 @@ class MythwindInnkeeperRules:
         """Static tables, never mutated: a deep copy of an env shares them."""
         return self
 
+    def __getstate__(self) -> dict:
+        """Pickling: the value-keyed memos of :meth:`_inn_view` are left out (rebuilt on use)."""
+        return {**self.__dict__, "_inn_memo": None, "_grid_memo": None}
+
     def __init__(self, data: InnData, days_per_season: int = 6, seasons: int = 4, auto: bool = True):
         for name, v in (("days_per_season", days_per_season), ("seasons", seasons)):
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 100:
@@ -240,6 +276,30 @@ class MythwindInnkeeperRules:
             for i, t in enumerate(d.dice_types)
         ]
         self.dice_of_type = {t: tuple(i for i, x in enumerate(d.dice_types) if x == t) for t in (SPRITE, VILLAGER)}
+        # Per season (0-based): the cheapest skill in play, so the town phase skips the skill scan
+        # while the coins cannot pay for any (no skill in play: more than any coins).
+        self.min_skill_cost = [
+            min([c for c, u in zip(self.skill_cost, self.skill_unlock) if season + 1 >= u], default=10**12)
+            for season in range(seasons)
+        ]
+        self.near_sets = [frozenset(n) for n in NEAR]  # NEAR as sets: "a styled slot near d" is one set test
+        self.no_dice_used = (0,) * self.ND  # die_used after Return Workers
+        # Update Draw Bag per renown level 1..3: (the bag, every guest's location) after it. The
+        # bag takes the first guests (by id) of each guest level, as many as the renown level says.
+        self.bag_fill = []
+        for counts in d.bag_by_level:
+            taken, bag = [0, 0, 0], []
+            for g in range(self.NG):
+                lv = self.glevel[g] - 1
+                if taken[lv] < counts[lv]:
+                    taken[lv] += 1
+                    bag.append(g)
+            self.bag_fill.append((tuple(bag), tuple(G_BAG if g in bag else G_SUPPLY for g in range(self.NG))))
+        # Per renown level: (cost, token) of the accommodations it may buy, cheapest first.
+        self.tokens_by_cost = {lv: sorted((c, a) for a, (c, r) in enumerate(zip(self.acc_cost, self.acc_req)) if r <= lv)
+                               for lv in set(self.levels)}
+        self._inn_memo: tuple | None = None  # see _inn_view()
+        self._grid_memo: tuple | None = None
 
     # ------------------------------------------------------------------ setup
     def initial_state(self, seed: int | None) -> State:
@@ -315,66 +375,115 @@ class MythwindInnkeeperRules:
                 have[t] = True
         return have
 
+    def _inn_view(self, s: State) -> tuple:
+        """What the seating and furniture checks read from the inn, from one pass over the slots:
+        ``(have, cnt, by_type, furn, styled, occ, grid)`` = :meth:`services`, :meth:`style_counts`,
+        the undamaged slots of each accommodation type present, the undamaged furniture slots, the
+        undamaged slots of each style, every slot holding a token (slots ascending), and the part
+        that depends on the grid alone (one object for as long as ``slot_acc`` and ``slot_dmg``
+        keep their values). Callers only read it. The inn changes a few times a day and is read many times, so the last view
+        is kept with copies of the values it was built from (``slot_acc``, ``slot_dmg``,
+        ``served``), and the grid's part of it with those of ``slot_acc`` and ``slot_dmg`` (served
+        gossip changes more often): keyed on values, never on the identity of a state, so any
+        state gets what its values give."""
+        acc, dmg, served = s.slot_acc, s.slot_dmg, s.served
+        c = self._inn_memo
+        if c is not None and c[0] == acc and c[1] == dmg and c[2] == served:
+            return c[3]
+        g = self._grid_memo
+        if g is None or g[0] != acc or g[1] != dmg:
+            g = self._grid_memo = (list(acc), list(dmg), self._grid_view(acc, dmg))
+        grid = g[2]
+        have, cnt, by_type, furn, styled, occ = grid
+        if served:
+            have, cnt = list(have), list(cnt)
+            for c in served:
+                for t in self.gossip_accs[c]:
+                    have[t] = True
+                for x in self.gossip_styles[c]:
+                    cnt[x] += 1
+        view = (have, cnt, by_type, furn, styled, occ, grid)
+        self._inn_memo = (list(acc), list(dmg), list(served), view)
+        return view
+
+    def _grid_view(self, acc: list[int], dmg: list[int]) -> tuple:
+        """:meth:`_inn_view` of a grid with no gossip served."""
+        ty, st, fu = self.acc_type, self.acc_style, self.acc_furniture
+        have = [False] * (len(FURNITURE) + len(SERVICES))
+        cnt = [0, 0, 0]
+        by_type: dict[int, list[int]] = {}
+        furn: list[int] = []
+        styled: tuple[list[int], list[int], list[int]] = ([], [], [])
+        occ = [d for d, a in enumerate(acc) if a >= 0]  # most slots are empty
+        for d in occ:
+            if not dmg[d]:
+                a = acc[d]
+                t = ty[a]
+                have[t] = True
+                if t in by_type:
+                    by_type[t].append(d)
+                else:
+                    by_type[t] = [d]
+                if fu[a]:
+                    furn.append(d)
+                x = st[a]
+                if x >= 0:
+                    cnt[x] += 1
+                    styled[x].append(d)
+        return have, cnt, by_type, furn, styled, occ
+
     def seat_slots(self, s: State, g: int, have: list[bool] | None = None, emb: list[bool] | None = None) -> list[int]:
         """Slots where guest ``g`` can be seated satisfied: an empty slot with its furniture (undamaged),
         every service present, and its style embraced with a styled accommodation adjacent or diagonal."""
+        have_now, cnt, by_type, _, styled, _, _ = self._inn_view(s)
         if have is None:
-            have = self.services(s)
+            have = have_now
         for t in self.gserv[g]:
             if not have[t]:
                 return []
         style = self.gstyle[g]
+        if style >= 0 and not (cnt[style] >= 2 if emb is None else emb[style]):
+            return []
+        sg = s.slot_guest
+        out = [d for d in by_type.get(self.gfurn[g], ()) if sg[d] < 0]
         if style >= 0:
-            if emb is None:
-                emb = self.embraced(s)
-            if not emb[style]:
-                return []
-        f, ty = self.gfurn[g], self.acc_type
-        out = [d for d, (a, dmg, gst) in enumerate(zip(s.slot_acc, s.slot_dmg, s.slot_guest)) if a >= 0 and not dmg and gst < 0 and ty[a] == f]
-        if style >= 0:
-            out = [d for d in out if self._near_style(s, d, style)]
+            near, sty = self.near_sets, styled[style]
+            out = [d for d in out if not near[d].isdisjoint(sty)]
         return out
 
     def _seatable_guests(self, s: State) -> list[int]:
-        """The drawn guests :meth:`seat_slots` can seat somewhere, sorted (one pass over the inn)."""
-        ty, st = self.acc_type, self.acc_style
-        have = [False] * (len(FURNITURE) + len(SERVICES))
-        cnt = [0, 0, 0]
-        free: dict[int, list[int]] = {}  # accommodation type -> undamaged slots of it with no guest
-        slot_dmg, slot_guest = s.slot_dmg, s.slot_guest
-        for d, a in enumerate(s.slot_acc):
-            if a >= 0 and not slot_dmg[d]:
-                t = ty[a]
-                have[t] = True
-                x = st[a]
-                if x >= 0:
-                    cnt[x] += 1
-                if slot_guest[d] < 0:
-                    if t in free:
-                        free[t].append(d)
-                    else:
-                        free[t] = [d]
-        for c in s.served:
-            for t in self.gossip_accs[c]:
-                have[t] = True
-            for x in self.gossip_styles[c]:
-                cnt[x] += 1
+        """The drawn guests :meth:`seat_slots` can seat somewhere, sorted."""
+        have, cnt, by_type, _, styled, _, _ = self._inn_view(s)
+        sg, gfurn, gserv, gstyle, near = s.slot_guest, self.gfurn, self.gserv, self.gstyle, self.near_sets
+        free: dict[int, list[int]] = {}  # furniture type -> its undamaged slots with no guest
         out = []
         for g in s.drawn:
-            slots = free.get(self.gfurn[g])
+            f = gfurn[g]
+            if f not in by_type:  # most drawn guests: their furniture is not in the inn
+                continue
+            slots = free.get(f)
+            if slots is None:
+                slots = free[f] = [d for d in by_type[f] if sg[d] < 0]
             if not slots:
                 continue
-            for t in self.gserv[g]:
+            for t in gserv[g]:
                 if not have[t]:
                     break
             else:
-                style = self.gstyle[g]
-                if style < 0 or (cnt[style] >= 2 and any(self._near_style(s, d, style) for d in slots)):
+                style = gstyle[g]
+                if style < 0:
                     out.append(g)
+                elif cnt[style] >= 2:
+                    sty = styled[style]
+                    for d in slots:
+                        if not near[d].isdisjoint(sty):
+                            out.append(g)
+                            break
         out.sort()
         return out
 
     def _near_style(self, s: State, d: int, style: int) -> bool:
+        """Whether an undamaged accommodation of ``style`` is in slot ``d`` or next to it (diagonals too)."""
         st, acc, dmg = self.acc_style, s.slot_acc, s.slot_dmg
         for x in NEAR[d]:
             a = acc[x]
@@ -384,29 +493,24 @@ class MythwindInnkeeperRules:
 
     def free_furniture(self, s: State) -> list[int]:
         """Slots with an undamaged furniture token and no guest (Pamper)."""
-        fu = self.acc_furniture
-        return [d for d, (a, dmg, g) in enumerate(zip(s.slot_acc, s.slot_dmg, s.slot_guest)) if a >= 0 and fu[a] and not dmg and g < 0]
+        sg = s.slot_guest
+        return [d for d in self._inn_view(s)[3] if sg[d] < 0]
 
     def furniture_slots(self, s: State) -> list[int]:
         """Slots with an undamaged furniture token (Party)."""
-        fu = self.acc_furniture
-        return [d for d, (a, dmg) in enumerate(zip(s.slot_acc, s.slot_dmg)) if a >= 0 and fu[a] and not dmg]
+        return list(self._inn_view(s)[3])
 
     def _any_free_furniture(self, s: State) -> bool:
         """Whether :meth:`free_furniture` is non-empty."""
-        fu, slot_dmg, slot_guest = self.acc_furniture, s.slot_dmg, s.slot_guest
-        for d, a in enumerate(s.slot_acc):
-            if a >= 0 and fu[a] and not slot_dmg[d] and slot_guest[d] < 0:
+        sg = s.slot_guest
+        for d in self._inn_view(s)[3]:
+            if sg[d] < 0:
                 return True
         return False
 
     def _any_furniture(self, s: State) -> bool:
         """Whether :meth:`furniture_slots` is non-empty."""
-        fu = self.acc_furniture
-        for a, dmg in zip(s.slot_acc, s.slot_dmg):
-            if a >= 0 and fu[a] and not dmg:
-                return True
-        return False
+        return bool(self._inn_view(s)[3])
 
     # --------------------------------------------------------- placement
     def _supported(self, s: State, y: int, need: int, skip: int = -1, extra: int = -1) -> bool:
@@ -453,8 +557,8 @@ class MythwindInnkeeperRules:
         ``any(can_place(s, t, x, skip) for x in empty slots)`` for a type ``t`` that needs ``need``
         and nothing depends on (adjacency is symmetric)."""
         ty, acc = self.acc_type, s.slot_acc
-        for z, a in enumerate(acc):
-            if a >= 0 and z != skip and ty[a] == need:
+        for z in self._inn_view(s)[5]:  # the slots holding a token
+            if z != skip and ty[acc[z]] == need:
                 for x in ADJ[z]:
                     if acc[x] < 0:
                         return True
@@ -544,8 +648,10 @@ class MythwindInnkeeperRules:
         SL = self.A_SLOT
         # The most frequent phases first (the phases are exclusive: the order is only speed).
         if ph == P_WORKER:
-            acts = []
             dice, die_used, worker_used = s.dice, s.die_used, s.worker_used
+            if max(dice, default=-1) < 1:  # no hired die with pips left (most days): only ending the daytime
+                return [self.A_DONE]
+            acts = []
             ok: list[bool | None] | None = None  # operate_ok per row, computed when first needed
             for d, rows in self.die_rows:
                 if dice[d] >= 1 and not die_used[d]:
@@ -566,8 +672,6 @@ class MythwindInnkeeperRules:
             acts = [self.A_GUEST + g for g in self._seatable_guests(s)]
             acts.append(self.A_DONE)
             return acts
-        if ph == P_SETUP:
-            return [SL + d for d in self.place_slots(s, self.acc_type[s.setup[0]])]
         if ph == P_TOWN:
             acts = [self.A_PASS]
             if s.coins >= self.data.hire_cost:
@@ -578,7 +682,9 @@ class MythwindInnkeeperRules:
                             acts.append(self.A_HIRE + t)
                             break
             skill_row = s.skill_row
-            if len(skill_row) - skill_row.count(-1) < self.slots:  # learnable(), its slot count hoisted (entries are -1 or a slot)
+            # learnable(), its slot count hoisted (entries are -1 or a slot); nothing to scan while
+            # the coins are below every skill in play this season
+            if len(skill_row) - skill_row.count(-1) < self.slots and s.coins >= self.min_skill_cost[s.season]:
                 coins, season, cost, unlock = s.coins, s.season + 1, self.skill_cost, self.skill_unlock
                 for k, row in enumerate(s.skill_row):
                     if row < 0 and coins >= cost[k] and season >= unlock[k]:
@@ -590,6 +696,8 @@ class MythwindInnkeeperRules:
                 if self.operate_ok(s, r):
                     acts.append(self.A_OPER + r)
             return acts
+        if ph == P_SETUP:
+            return [SL + d for d in self.place_slots(s, self.acc_type[s.setup[0]])]
         if ph == P_PAMPER_GUEST or ph == P_SKILL_GUEST:
             acts = sorted(self.A_GUEST + g for g in s.drawn)
             if ph == P_SKILL_GUEST and s.skill_active == SK_WAITING_LIST and s.skill_left == 1:
@@ -632,7 +740,7 @@ class MythwindInnkeeperRules:
         acts = []
         lvl, coins, ty = self.levels[s.renown], s.coins, self.acc_type
         acc = s.slot_acc
-        occupied = [d for d, a in enumerate(acc) if a >= 0]
+        occupied = self._inn_view(s)[5]  # the slots holding a token, ascending (only read)
         any_empty = len(occupied) < NUM_SLOTS  # can_place() needs an empty slot
         # can_place() for a door or window: an empty outer slot; for a type no placement rule
         # names (neither needing a kitchen or stage nor being one): any empty slot.
@@ -644,21 +752,29 @@ class MythwindInnkeeperRules:
         used = s.improve_used
         if not used[0]:
             placeable: dict[int, bool] = {}
-            req, cost = self.acc_req, self.acc_cost
-            for a, loc in enumerate(s.acc_slot):
-                if loc == A_SUPPLY and req[a] <= lvl and cost[a] <= coins:
-                    t = ty[a]
-                    ok = placeable.get(t)
-                    if ok is None:
-                        if t == DOOR or t == WINDOW:
-                            ok = outer_free
-                        elif t in SUPPORT:
-                            ok = self._room_next_to(s, SUPPORT[t], -1)
-                        else:  # a new token (no source slot): nothing depends on it yet
-                            ok = any_empty
-                        placeable[t] = ok
-                    if ok:
-                        acts.append(self.A_BUY + a)
+            acc_slot = s.acc_slot
+            # The tokens of this renown level the coins pay for (cheapest first), in the supply,
+            # in token order.
+            buyable = []
+            for c, a in self.tokens_by_cost[lvl]:
+                if c > coins:
+                    break
+                if acc_slot[a] == A_SUPPLY:
+                    buyable.append(a)
+            buyable.sort()
+            for a in buyable:
+                t = ty[a]
+                ok = placeable.get(t)
+                if ok is None:
+                    if t == DOOR or t == WINDOW:
+                        ok = outer_free
+                    elif t in SUPPORT:
+                        ok = self._room_next_to(s, SUPPORT[t], -1)
+                    else:  # a new token (no source slot): nothing depends on it yet
+                        ok = any_empty
+                    placeable[t] = ok
+                if ok:
+                    acts.append(self.A_BUY + a)
         sg = s.slot_guest
         if not used[1] and any_empty:
             A_MOVE = self.A_MOVE
@@ -908,17 +1024,9 @@ class MythwindInnkeeperRules:
 
     def _fill_bag(self, s: State) -> None:
         """Update Draw Bag: every guest to the supply, then the renown level's guests into the bag."""
-        counts = self.data.bag_by_level[self.level(s) - 1]
-        s.bag = []
-        for g in range(self.NG):
-            s.guest_loc[g] = G_SUPPLY
-        taken = [0, 0, 0]
-        for g in range(self.NG):
-            lv = self.glevel[g] - 1
-            if taken[lv] < counts[lv]:
-                taken[lv] += 1
-                s.guest_loc[g] = G_BAG
-                s.bag.append(g)
+        bag, locs = self.bag_fill[self.level(s) - 1]
+        s.bag = list(bag)
+        s.guest_loc[:] = locs
 
     def _hire(self, s: State, t: int) -> None:
         d = next(d for d in range(self.ND) if s.dice[d] < 0 and self.data.dice_types[d] == t)
@@ -1069,12 +1177,14 @@ class MythwindInnkeeperRules:
         if (card.event or card.type in season.event_weather) and s.party_coins < self.level(s):
             s.party_coins += 1
         n = d.renown_guests[s.renown] + d.weather_modifier[card.type] * s.streak + season.guest_modifier
-        bag, gl, drawn, rng = s.bag, s.guest_loc, s.drawn, s.rng
+        bag = s.bag
         n = max(0, min(n, len(bag)))
-        for _ in range(n):  # _draw_guest, inlined
-            g = bag.pop(_below(rng, len(bag)))
-            gl[g] = G_DRAWN
-            drawn.append(g)
+        if n:  # _draw_guest n times
+            new = _pop_random(s.rng, bag, n)
+            gl = s.guest_loc
+            for g in new:
+                gl[g] = G_DRAWN
+            s.drawn += new
         s.row, s.ctx, s.sel = -1, 0, -1
         s.worker_used = [0] * len(OPERATE)
         s.improve_used = [0, 0, 0]
@@ -1082,20 +1192,22 @@ class MythwindInnkeeperRules:
 
     def _start_dusk(self, s: State) -> None:
         """Return Workers: dice come back to the well; a die with no pips left goes back to the tower."""
-        for d in range(self.ND):
-            s.die_used[d] = 0
-            if s.dice[d] == 0:
-                s.dice[d] = -1
+        s.die_used[:] = self.no_dice_used
+        dice = s.dice
+        if 0 in dice:
+            for d, p in enumerate(dice):
+                if p == 0:
+                    dice[d] = -1
         s.ctx, s.row = 0, -1
         s.phase = P_SEAT_GUEST
 
     def _host(self, s: State) -> None:
         """Seating done: 1 coin per front-facing guest plus the party bonus, then complaints."""
-        front = bonus = 0
+        bonus = 0
         pt, ty = s.party_type, self.acc_type
-        for g, back in zip(s.slot_guest, s.slot_back):
-            if g >= 0 and not back:
-                front += 1
+        # Front-facing guests: seated ones (slot_guest entries are -1 or a guest) less the back
+        # facing (slot_back entries are 0 or 1, and 1 only under a guest).
+        front = NUM_SLOTS - s.slot_guest.count(-1) - s.slot_back.count(1)
         if pt >= 0:
             acc, pc = s.slot_acc, s.party_coins
             for d, g in enumerate(s.slot_guest):
@@ -1111,10 +1223,11 @@ class MythwindInnkeeperRules:
         self._run_complaints(s)
 
     def _run_complaints(self, s: State) -> None:
-        cq, gcomp = s.cq, self.gcomp  # nothing below replaces s.cq; s.cpos is written back before any return
+        cq, gcomp = s.cq, self.gcomp  # nothing below replaces s.cq or reads s.cpos; it is written back before any return
+        cpos = s.cpos
         while cq:
             comps = gcomp[cq[0]]
-            cpos, n = s.cpos, len(comps)
+            n = len(comps)
             while cpos < n:
                 kind, arg = comps[cpos]
                 cpos += 1
@@ -1140,7 +1253,8 @@ class MythwindInnkeeperRules:
                             return
                         cq.append(g2)
             cq.pop(0)
-            s.cpos = 0
+            cpos = 0
+        s.cpos = 0
         self._end_dusk(s)
 
     def _end_dusk(self, s: State) -> None:
@@ -1155,16 +1269,17 @@ class MythwindInnkeeperRules:
             s.renown = max(0, s.renown - 1)
         gl, bag = s.guest_loc, s.bag
         if seated:
-            sb = s.slot_back
-            for d, g in enumerate(sg):
+            for d in self._inn_view(s)[5]:  # guests sit only in slots holding a token
+                g = sg[d]
                 if g >= 0:
-                    sg[d] = -1
-                    sb[d] = 0
                     gl[g] = G_BAG
                     bag.append(g)
-        for g in s.drawn:
+            sg[:] = NO_GUESTS
+            s.slot_back[:] = NOT_BACK  # back facing only under a guest
+        drawn = s.drawn
+        for g in drawn:
             gl[g] = G_BAG
-            bag.append(g)
+        bag += drawn
         for g in s.quiet:
             gl[g] = G_BAG
             bag.append(g)
