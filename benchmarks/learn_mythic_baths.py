@@ -109,7 +109,9 @@ def main() -> None:
         f"python benchmarks/learn_mythic_baths.py --minutes {args.minutes:g} --games {args.games} --multi-games {args.multi_games}" + (f" --registry {args.registry}" if args.registry else ""),
         "```",
         "",
-        f"Training: masked PPO self-play (`configs/mythic_baths/ppo.yaml`), {train_minutes:.1f} minutes on 2 CPU cores, "
+        f"Training: masked PPO self-play (`configs/mythic_baths/ppo.yaml`), {train_minutes:.1f} minutes on 2 CPU cores"
+        + (f" (the warm start included: imitating `{cfg.pretrain_teacher}` on {cfg.pretrain_games} of its games)" if cfg.pretrain_teacher else "")
+        + ", "
         f"{summary['steps']:,} learner steps ({summary['steps_per_second']:.0f}/s, evaluations included), checkpoint `{summary['checkpoint']}` "
         f"(alias `champion` of `{cfg.name}` in the registry).",
         "",
