@@ -41,8 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TITLES = {"mythsgate_v0": "Mythsgate", "mythwind_innkeeper_v0": "Mythwind: the Innkeeper"}
 
 
-def plot_curves(history: dict[str, list[dict[str, Any]]], path: Path, title: str) -> None:
-    """Per role: the evaluations made during training (win rates, or the mean return of a solo game)."""
+def plot_curves(history: dict[str, list[dict[str, Any]]], path: Path, title: str, levels: dict[str, float] | None = None) -> None:
+    """Per role: the evaluations made during training (win rates, or the mean return of a solo game),
+    with horizontal reference ``levels`` (e.g. the heuristic's mean return) where given."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -61,6 +62,8 @@ def plot_curves(history: dict[str, list[dict[str, Any]]], path: Path, title: str
             ax.set_ylabel("win rate (seats rotated)")
         else:
             ax.set_ylabel("mean return")
+        for (label, y), style in zip((levels or {}).items(), (":", "--", "-.")):
+            ax.axhline(y, color="gray", ls=style, lw=1.2, label=label)
         ax.grid(alpha=0.3)
         ax.legend()
     fig.tight_layout()
@@ -167,7 +170,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     png = out / f"learning_curve_{game}.png"
     if history:
-        plot_curves(history, png, env_name)
+        levels = {f"heuristic ({rows[1]['mean_return']:.1f} over {rows[1]['games']} campaigns)": rows[1]["mean_return"]} if solo else None
+        plot_curves(history, png, env_name, levels)
     result = {"env": env_name, "env_kwargs": cfg.env_kwargs, "checkpoints": ids, "train_minutes": train_minutes,
               "summary": {k: v for k, v in summary.items() if k not in ("history", "roles")}, "history": history, "evaluation": rows, "paired": paired}
     (out / f"results_{game}.json").write_text(json.dumps(result, indent=2, default=str))
