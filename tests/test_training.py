@@ -360,11 +360,22 @@ def test_imitation_steps_pull_the_policy_toward_the_teacher() -> None:
     assert again < first and later < first
 
 
-def test_training_with_dagger_and_imitation_regularizer_runs(tmp_path: Path) -> None:
-    """``pretrain_dagger_rounds`` and ``bc_coef`` end to end; ``bc_coef`` without a teacher is refused."""
+def test_training_with_dagger_and_imitation_regularizer_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pretrain_dagger_rounds`` and ``bc_coef`` end to end, the imitation term after every PPO
+    update, also after a resume (which does not refit); ``bc_coef`` without a teacher is refused."""
     import json
 
+    from mythzoo.training import pretrain as pretrain_module
     from mythzoo.training.ppo import train
+
+    calls: list[int] = []
+    real = pretrain_module.imitation_steps
+
+    def counting(policy, optimizer, data, steps, *args, **kwargs):
+        calls.append(len(data["actions"]))
+        return real(policy, optimizer, data, steps, *args, **kwargs)
+
+    monkeypatch.setattr(pretrain_module, "imitation_steps", counting)
 
     with pytest.raises(ValueError, match="bc_coef needs a pretrain_teacher"):
         from_dict({"bc_coef": 0.1})
@@ -376,3 +387,11 @@ def test_training_with_dagger_and_imitation_regularizer_runs(tmp_path: Path) -> 
     assert [r["round"] for r in rows] == [0, 1, 2]
     assert rows[0]["decisions"] < rows[1]["decisions"] < rows[2]["decisions"], "each DAgger round adds its decisions"
     assert summary["steps"] >= 128
+    assert calls and set(calls) == {rows[2]["decisions"]}, "every update is followed by imitation steps on all the demonstrations"
+    calls.clear()
+    resumed = train(from_dict({**{k: getattr(cfg, k) for k in ("env", "env_kwargs", "baselines", "n_steps", "batch_size", "num_envs", "n_epochs",
+                                                                "net_arch", "snapshot_every", "eval_every", "eval_games", "registry", "run_dir",
+                                                                "progress", "name", "pretrain_teacher", "pretrain_games", "bc_coef")},
+                               "total_timesteps": summary["steps"] + 128, "resume": "tiny@latest"}))
+    assert resumed["steps"] >= summary["steps"] + 128
+    assert calls and all(n > 0 for n in calls), "a resumed run keeps the imitation term (teacher labels, no refit)"

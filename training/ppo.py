@@ -235,6 +235,17 @@ def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, 
     return {"stats": stats, "data": data}
 
 
+def teacher_labels(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, learner_agents: list[str]) -> dict[str, np.ndarray]:
+    """``pretrain_games`` games played by the current learner, every state labelled by the teacher."""
+    from mythzoo.policies.refs import load_policy
+    from mythzoo.training.pretrain import collect_demonstrations
+
+    teacher = load_policy(cfg.pretrain_teacher, probe, registry=registry, seed=cfg.seed)
+    weights, arch = export_policy(model)
+    actor = policy_from_weights(weights, arch, deterministic=False, seed=cfg.seed)
+    return collect_demonstrations(make_env, teacher, learner_agents, cfg.pretrain_games, cfg.gamma, seed=cfg.seed + 555_555, actor=actor)
+
+
 def resume_refs(resume: str | None, roles: list[str], multi: bool) -> dict[str, str]:
     """Which checkpoint each role continues from: ``REF`` for a one-role game, ``ROLE=REF`` pairs
     (comma or space separated) for a game with several roles; roles not named start fresh."""
@@ -364,6 +375,10 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                 warmed = warm_start(cfg, model, make_env, probe, registry, learner_agents, run_dir, role)
                 if cfg.bc_coef > 0:
                     model.demos, model.bc_coef = warmed["data"], cfg.bc_coef
+            elif cfg.pretrain_teacher and cfg.bc_coef > 0:
+                # Resumed: no refit, but the imitation term still needs demonstrations: the teacher
+                # labels the states the resumed learner reaches (as in a DAgger round).
+                model.demos, model.bc_coef = teacher_labels(cfg, model, make_env, probe, registry, learner_agents), cfg.bc_coef
             name = f"{base_name}-{role}" if multi else base_name
             callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir,
                                         role=role if multi else "", learner_agents=learner_agents, deadline=deadline, solo=solo)
