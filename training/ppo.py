@@ -215,10 +215,7 @@ def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, 
     stats = pretrain(model, data, cfg.pretrain_epochs, seed=cfg.seed)
     log = [{"teacher": cfg.pretrain_teacher, "round": 0, **stats}]
     for r in range(1, cfg.pretrain_dagger_rounds + 1):
-        weights, arch = export_policy(model)
-        actor = policy_from_weights(weights, arch, deterministic=False, seed=cfg.seed + r)
-        more = collect_demonstrations(make_env, teacher, learner_agents, cfg.pretrain_games, cfg.gamma,
-                                      seed=cfg.seed + 777_777 + 100_003 * r, actor=actor)
+        more = teacher_labels(cfg, model, make_env, teacher, learner_agents, seed=cfg.seed + 777_777 + 100_003 * r, actor_seed=cfg.seed + r)
         data = {k: np.concatenate([data[k], more[k]]) for k in data}
         stats = pretrain(model, data, cfg.pretrain_epochs, seed=cfg.seed + r)
         log.append({"teacher": cfg.pretrain_teacher, "round": r, **stats})
@@ -235,15 +232,15 @@ def warm_start(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, 
     return {"stats": stats, "data": data}
 
 
-def teacher_labels(cfg: TrainConfig, model: MaskablePPO, make_env, probe, registry, learner_agents: list[str]) -> dict[str, np.ndarray]:
-    """``pretrain_games`` games played by the current learner, every state labelled by the teacher."""
-    from mythzoo.policies.refs import load_policy
+def teacher_labels(cfg: TrainConfig, model: MaskablePPO, make_env, teacher: BasePolicy, learner_agents: list[str], seed: int,
+                   actor_seed: int) -> dict[str, np.ndarray]:
+    """``pretrain_games`` games played by the current learner (sampling), every state of its seats
+    labelled with the teacher's choice: one DAgger round's data."""
     from mythzoo.training.pretrain import collect_demonstrations
 
-    teacher = load_policy(cfg.pretrain_teacher, probe, registry=registry, seed=cfg.seed)
     weights, arch = export_policy(model)
-    actor = policy_from_weights(weights, arch, deterministic=False, seed=cfg.seed)
-    return collect_demonstrations(make_env, teacher, learner_agents, cfg.pretrain_games, cfg.gamma, seed=cfg.seed + 555_555, actor=actor)
+    actor = policy_from_weights(weights, arch, deterministic=False, seed=actor_seed)
+    return collect_demonstrations(make_env, teacher, learner_agents, cfg.pretrain_games, cfg.gamma, seed=seed, actor=actor)
 
 
 def resume_refs(resume: str | None, roles: list[str], multi: bool) -> dict[str, str]:
@@ -378,7 +375,11 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
             elif cfg.pretrain_teacher and cfg.bc_coef > 0:
                 # Resumed: no refit, but the imitation term still needs demonstrations: the teacher
                 # labels the states the resumed learner reaches (as in a DAgger round).
-                model.demos, model.bc_coef = teacher_labels(cfg, model, make_env, probe, registry, learner_agents), cfg.bc_coef
+                from mythzoo.policies.refs import load_policy
+
+                teacher = load_policy(cfg.pretrain_teacher, probe, registry=registry, seed=cfg.seed)
+                model.demos = teacher_labels(cfg, model, make_env, teacher, learner_agents, seed=cfg.seed + 555_555, actor_seed=cfg.seed)
+                model.bc_coef = cfg.bc_coef
             name = f"{base_name}-{role}" if multi else base_name
             callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir,
                                         role=role if multi else "", learner_agents=learner_agents, deadline=deadline, solo=solo)
