@@ -395,3 +395,21 @@ def test_training_with_dagger_and_imitation_regularizer_runs(tmp_path: Path, mon
                                "total_timesteps": summary["steps"] + 128, "resume": "tiny@latest"}))
     assert resumed["steps"] >= summary["steps"] + 128
     assert calls and all(n > 0 for n in calls), "a resumed run keeps the imitation term (teacher labels, no refit)"
+
+
+def test_bfloat16_update_is_opt_in_and_keeps_float32_weights(tmp_path: Path) -> None:
+    """``update_precision: bfloat16`` runs the update under autocast; the weights, and so the
+    checkpoints, stay float32; any other value is refused."""
+    import torch
+
+    from mythzoo.policies.registry import Registry
+    from mythzoo.training.ppo import train
+
+    with pytest.raises(ValueError, match="update_precision"):
+        from_dict({"update_precision": "float16"})
+    assert TrainConfig().update_precision == "float32"
+    summary = train(_tiny_config(tmp_path, update_precision="bfloat16", eval_games=0))
+    assert summary["steps"] >= 512
+    weights = Registry(tmp_path / "registry").load_weights("tiny@latest")
+    assert weights and all(np.asarray(w).dtype == np.float32 for w in weights.values())
+    assert not torch.is_autocast_enabled("cpu"), "the update's autocast context is left behind it"

@@ -55,6 +55,7 @@ class TrainConfig:
     pretrain_epochs: int = 5  # passes over those decisions
     pretrain_dagger_rounds: int = 0  # DAgger: rounds of games the learner plays and the teacher labels, each added and refitted
     bc_coef: float = 0.0  # during PPO: weight of the teacher-imitation loss, a gradient step on it after each PPO step (0: off)
+    update_precision: str = "float32"  # float32, or bfloat16: the PPO update's matrix products under torch.autocast (faster on CPUs with bf16 units)
     torch_threads: int = 1  # torch threads while games are played (more spin-wait against the games on 2 cores)
     update_threads: int = 2  # torch threads for the PPO update, when no game runs
     progress: bool = True  # show a progress bar
@@ -110,6 +111,8 @@ def validate(cfg: TrainConfig) -> None:
         raise ValueError("config bc_coef needs a pretrain_teacher (the demonstrations it keeps the learner close to)")
     if cfg.eval_games < 0:
         raise ValueError("config eval_games must be >= 0")
+    if cfg.update_precision not in ("float32", "bfloat16"):
+        raise ValueError(f"config update_precision must be float32 or bfloat16, got {cfg.update_precision!r}")
     if cfg.activation not in ("tanh", "relu"):
         raise ValueError(f"config activation must be tanh or relu, got {cfg.activation!r}")
     if not 0 < cfg.gamma <= 1 or not 0 < cfg.gae_lambda <= 1:

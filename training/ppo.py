@@ -189,9 +189,13 @@ class ImitationRegularizedPPO(MaskablePPO):
 
     demos: dict[str, np.ndarray] | None = None
     bc_coef: float = 0.0
+    update_bf16: bool = False  # cfg.update_precision == "bfloat16": the update's products in bfloat16
 
     def train(self) -> None:
-        super().train()
+        # Parameters, Adam state and the collected log-probabilities stay float32; autocast only
+        # runs the update's matrix products in bfloat16 (log-softmax and losses stay float32).
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.update_bf16):
+            super().train()
         if self.demos is None or self.bc_coef <= 0:
             return
         from mythzoo.training.pretrain import imitation_steps
@@ -356,6 +360,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                 device="cpu",
                 verbose=0,
             )
+            model.update_bf16 = cfg.update_precision == "bfloat16"
             parent = None
             if role in resume:
                 if registry is None:
