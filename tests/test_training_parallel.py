@@ -101,3 +101,93 @@ def test_short_training_run_with_worker_processes(tmp_path: Path) -> None:
     summary = train(cfg)
     assert summary["steps"] >= 256 and summary["games_finished"] >= 0
     assert len(Registry(tmp_path / "registry").list("par")) >= 2
+
+
+# ---------------------------------------------------------------- pipelined rollouts
+def _ppo_on_workers(seed: int = 3):
+    """A small MaskablePPO (this project's subclass) on 2 workers, with deterministic actions, so
+    that the pipelined and SB3's sequential collection can be compared row for row."""
+    import torch
+
+    from mythzoo.training.ppo import ImitationRegularizedPPO
+
+    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2, "reward_mode": "dense"}, 5, _pool(), num_workers=2, seed=seed)
+    model = ImitationRegularizedPPO("MlpPolicy", par, n_steps=200, batch_size=500, n_epochs=1, seed=0, device="cpu",
+                                    policy_kwargs={"net_arch": [32, 32]})
+    forward = model.policy.forward
+    model.policy.forward = lambda obs, deterministic=False, action_masks=None: forward(obs, True, action_masks)
+    torch.manual_seed(0)
+    return model, par
+
+
+def _collect(model, par) -> None:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Nothing(BaseCallback):
+        def _on_step(self) -> bool:
+            return True
+
+    _, cb = model._setup_learn(model.n_steps, Nothing())  # resets the games, as learn() does
+    assert model.collect_rollouts(par, cb, model.rollout_buffer, model.n_steps)
+
+
+def test_pipelined_rollout_stores_what_sb3s_sequential_rollout_stores() -> None:
+    # The pipelined rollout chooses one worker's moves while the other plays: same buffer as SB3's loop.
+    fields = ("observations", "actions", "rewards", "episode_starts", "action_masks")
+    floats = ("values", "log_probs", "advantages", "returns")
+    buffers = []
+    for pipeline in (True, False):
+        model, par = _ppo_on_workers()
+        model.pipeline = pipeline
+        try:
+            _collect(model, par)
+            assert not any(par._in_flight), "nothing is left in flight after a rollout"
+            buffers.append({k: getattr(model.rollout_buffer, k).copy() for k in fields + floats})
+            buffers[-1]["last_obs"] = model._last_obs.copy()
+        finally:
+            par.close()
+    piped, seq = buffers
+    assert seq["episode_starts"][1:].any(), "the rollout covered finished games"
+    for k in fields + ("last_obs",):
+        np.testing.assert_array_equal(piped[k], seq[k], err_msg=k)
+    for k in floats:  # a forward pass over a block instead of all games: equal up to float rounding
+        np.testing.assert_allclose(piped[k], seq[k], rtol=1e-5, atol=1e-5, err_msg=k)
+
+
+def test_pipelined_rollout_stopped_by_a_callback_leaves_the_workers_idle() -> None:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    model, par = _ppo_on_workers()
+
+    class StopAtFive(BaseCallback):
+        def _on_step(self) -> bool:
+            return self.n_calls < 5
+
+    try:
+        _, cb = model._setup_learn(model.n_steps, StopAtFive())
+        assert model.collect_rollouts(par, cb, model.rollout_buffer, model.n_steps) is False
+        assert model.num_timesteps == 5 * par.num_envs
+        assert not any(par._in_flight), "the moves sent ahead were received"
+        # The model's last observations are the games' current ones: a new step plays from them.
+        masks = par.action_masks()
+        assert masks.any(axis=1).all()
+        obs, *_ = par.step(np.argmax(masks, axis=1))
+        assert obs.shape == model._last_obs.shape
+    finally:
+        par.close()
+
+
+def test_a_group_cannot_be_sent_twice_or_received_idle() -> None:
+    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2}, 4, _pool(), num_workers=2, seed=0)
+    try:
+        par.reset()
+        with pytest.raises(RuntimeError, match="no step in flight"):
+            par.recv_group(0)
+        sl = par.group_slice(0)
+        par.send_group(0, np.argmax(par.action_masks()[sl], axis=1))
+        with pytest.raises(RuntimeError, match="still playing"):
+            par.send_group(0, np.argmax(par.action_masks()[sl], axis=1))
+        par.drain()
+        assert not any(par._in_flight)
+    finally:
+        par.close()

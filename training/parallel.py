@@ -133,6 +133,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
         self._record_pools = broadcast
         self._masks = np.zeros((num_envs, act_space.n), dtype=bool)
         self._worker_finished = [0] * num_workers
+        self._in_flight = [False] * num_workers
         self.closed = False
         super().__init__(num_envs, spaces.Box(-np.inf, np.inf, obs_space.shape, np.float32), act_space)
 
@@ -159,6 +160,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         """Start a new game in every slot of every worker."""
+        self.drain()
         self._broadcast(("reset", None))
         obs = []
         for w, remote in enumerate(self.remotes):
@@ -167,29 +169,63 @@ class SubprocSelfPlayVecEnv(VecEnv):
             self._masks[self.slices[w]:self.slices[w + 1]] = m
         return np.concatenate(obs)
 
+    # ------------------------------------------------------------ groups
+    # Each worker's block of games is a group that can be stepped on its own: the pipelined
+    # rollout (``collect_rollouts_pipelined``) chooses one group's next moves while the others play.
+    @property
+    def num_groups(self) -> int:
+        """The number of game blocks (one per worker)."""
+        return len(self.remotes)
+
+    def group_slice(self, w: int) -> slice:
+        """The VecEnv slots of worker ``w``'s games."""
+        return slice(int(self.slices[w]), int(self.slices[w + 1]))
+
+    def send_group(self, w: int, actions: np.ndarray) -> None:
+        """Send worker ``w`` the learner's actions for its games (its result comes from :meth:`recv_group`)."""
+        if self._in_flight[w]:
+            raise RuntimeError(f"worker {w} is still playing its last step: receive it before sending another")
+        self.remotes[w].send(("step", np.asarray(actions)))
+        self._in_flight[w] = True
+
+    def recv_group(self, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]], np.ndarray]:
+        """Worker ``w``'s observations, rewards, ends, infos and learner masks after its step."""
+        if not self._in_flight[w]:
+            raise RuntimeError(f"worker {w} has no step in flight")
+        o, r, d, infos, m, finished = self.remotes[w].recv()
+        self._in_flight[w] = False
+        self._masks[self.group_slice(w)] = m
+        self._worker_finished[w] = finished
+        for info in infos:  # the main pools keep statistics too (the workers' pools draw the seats)
+            if "opponents" in info:
+                ret = info["episode"]["r"]
+                team = self._team[info["learner_agent"]]
+                for role, key in {(self._role[a], k) for a, k in info["opponents"].items() if self._team[a] != team}:
+                    self._record_pools[None if None in self._record_pools else role].record(key, 1.0 if ret > 0 else 0.5 if ret == 0 else 0.0)
+        return o, r, d, infos, m
+
+    def drain(self) -> None:
+        """Receive (and drop) every step still in flight, so that the workers are idle."""
+        for w in range(self.num_groups):
+            if self._in_flight[w]:
+                self.recv_group(w)
+
+    # --------------------------------------------------------------- VecEnv
     def step_async(self, actions: np.ndarray) -> None:
         """Send each worker the learner's actions for its games."""
         actions = np.asarray(actions)
-        for w, remote in enumerate(self.remotes):
-            remote.send(("step", actions[self.slices[w]:self.slices[w + 1]]))
+        for w in range(self.num_groups):
+            self.send_group(w, actions[self.group_slice(w)])
 
     def step_wait(self):
         """Gather every worker's observations, rewards, ends and infos, in slot order."""
         obs, rewards, dones, infos = [], [], [], []
-        for w, remote in enumerate(self.remotes):
-            o, r, d, inf, m, finished = remote.recv()
+        for w in range(self.num_groups):
+            o, r, d, inf, _ = self.recv_group(w)
             obs.append(o)
             rewards.append(r)
             dones.append(d)
             infos.extend(inf)
-            self._masks[self.slices[w]:self.slices[w + 1]] = m
-            self._worker_finished[w] = finished
-        for info in infos:  # the main pools keep statistics too (the workers' pools draw the seats)
-            if "opponents" in info:
-                r = info["episode"]["r"]
-                team = self._team[info["learner_agent"]]
-                for role, key in {(self._role[a], k) for a, k in info["opponents"].items() if self._team[a] != team}:
-                    self._record_pools[None if None in self._record_pools else role].record(key, 1.0 if r > 0 else 0.5 if r == 0 else 0.0)
         return np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones), infos
 
     def action_masks(self) -> np.ndarray:
@@ -200,8 +236,10 @@ class SubprocSelfPlayVecEnv(VecEnv):
         """Stop the workers."""
         if self.closed:
             return
-        for remote in self.remotes:
+        for w, remote in enumerate(self.remotes):
             try:
+                if self._in_flight[w]:
+                    remote.recv()
                 remote.send(("close", None))
                 remote.recv()
             except (BrokenPipeError, EOFError):
@@ -214,6 +252,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         """Attributes of the games, fetched from the workers."""
+        self.drain()
         self._broadcast(("get_attr", attr_name))
         values = [v for remote in self.remotes for v in remote.recv()]
         return [values[i] for i in self._get_indices(indices)]
@@ -247,3 +286,79 @@ class SubprocSelfPlayVecEnv(VecEnv):
     def __del__(self) -> None:
         if hasattr(self, "closed"):  # a half-built instance has no workers to stop
             self.close()
+
+
+def collect_rollouts_pipelined(model: Any, env: SubprocSelfPlayVecEnv, callback: Any, rollout_buffer: Any, n_rollout_steps: int) -> bool:
+    """``MaskablePPO.collect_rollouts`` with the learner's inference overlapped with the games.
+
+    SB3 steps all games, then runs one forward pass over all of them: the workers wait during
+    the pass and the main process waits while they play. Here, as soon as one worker's block of
+    games has stepped, the learner chooses that block's next moves and sends them, while the other
+    blocks are still playing; each core stays busy. What is stored is what SB3 stores (the same
+    buffer rows, timeout bootstrap, episode statistics and callbacks); only the order in which
+    the blocks' random draws are made differs, so with deterministic actions the two are equal
+    (tested). The moves of a rollout's last step are not sent ahead: the next rollout's first
+    moves come from the updated policy, as in SB3.
+    """
+    import torch
+    from stable_baselines3.common.utils import obs_as_tensor
+
+    policy = model.policy
+    policy.set_training_mode(False)
+    rollout_buffer.reset()
+    callback.on_rollout_start()
+    n, device = env.num_envs, model.device
+    groups = [env.group_slice(w) for w in range(env.num_groups)]
+
+    def new_step() -> dict[str, Any]:
+        return {"actions": np.zeros(n, dtype=np.int64), "values": torch.zeros(n), "log_probs": torch.zeros(n)}
+
+    def act(w: int, obs: np.ndarray, masks: np.ndarray, step: dict[str, Any]) -> None:
+        sl = groups[w]
+        with torch.no_grad():
+            actions, values, log_probs = policy(obs_as_tensor(obs[sl], device), action_masks=masks[sl])
+        step["actions"][sl] = actions.cpu().numpy()
+        step["values"][sl] = values.flatten()
+        step["log_probs"][sl] = log_probs
+        env.send_group(w, step["actions"][sl])
+
+    obs, masks, starts = model._last_obs, env.action_masks(), model._last_episode_starts
+    cur = new_step()
+    for w in range(len(groups)):
+        act(w, obs, masks, cur)
+    for n_steps in range(n_rollout_steps):
+        last = n_steps == n_rollout_steps - 1
+        nxt = new_step()
+        new_obs, new_masks = np.empty_like(obs), np.empty_like(masks)
+        rewards, dones = np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(n)]
+        for w, sl in enumerate(groups):
+            o, r, d, inf, m = env.recv_group(w)
+            new_obs[sl], new_masks[sl], rewards[sl], dones[sl], infos[sl] = o, m, r, d, inf
+            if not last:
+                act(w, new_obs, new_masks, nxt)  # this block plays its next step while the others finish
+        model.num_timesteps += n
+        callback.update_locals({"new_obs": new_obs, "rewards": rewards, "dones": dones, "infos": infos, "actions": cur["actions"]})
+        if not callback.on_step():
+            # Stopped (e.g. out of time): the moves already sent ahead are played but not stored.
+            if not last:
+                for w, sl in enumerate(groups):
+                    o, _, d, _, _ = env.recv_group(w)
+                    new_obs[sl], dones[sl] = o, d
+            model._last_obs, model._last_episode_starts = new_obs, dones
+            return False
+        model._update_info_buffer(infos, dones)
+        # Timeouts bootstrap with the value of the last observation (SB3 issue #633), as in SB3.
+        for idx in np.flatnonzero(dones):
+            if infos[idx].get("terminal_observation") is not None and infos[idx].get("TimeLimit.truncated", False):
+                terminal_obs = policy.obs_to_tensor(infos[idx]["terminal_observation"])[0]
+                with torch.no_grad():
+                    rewards[idx] += model.gamma * policy.predict_values(terminal_obs)[0].item()
+        rollout_buffer.add(obs, cur["actions"].reshape(-1, 1), rewards, starts, cur["values"], cur["log_probs"], action_masks=masks)
+        obs, masks, starts, cur = new_obs, new_masks, dones, nxt
+    model._last_obs, model._last_episode_starts = obs, starts
+    with torch.no_grad():
+        values = policy.predict_values(obs_as_tensor(obs, device))
+    rollout_buffer.compute_returns_and_advantage(last_values=values, dones=dones)
+    callback.on_rollout_end()
+    return True

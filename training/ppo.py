@@ -190,6 +190,15 @@ class ImitationRegularizedPPO(MaskablePPO):
     demos: dict[str, np.ndarray] | None = None
     bc_coef: float = 0.0
     update_bf16: bool = False  # cfg.update_precision == "bfloat16": the update's products in bfloat16
+    pipeline: bool = True  # with several worker processes, collect with training/parallel.py's pipelined rollout
+
+    def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int, use_masking: bool = True) -> bool:
+        # Games in several worker processes: overlap the learner's inference with their play.
+        if self.pipeline and use_masking and getattr(env, "num_groups", 1) > 1:
+            from mythzoo.training.parallel import collect_rollouts_pipelined
+
+            return collect_rollouts_pipelined(self, env, callback, rollout_buffer, n_rollout_steps)
+        return super().collect_rollouts(env, callback, rollout_buffer, n_rollout_steps, use_masking)
 
     def train(self) -> None:
         # Parameters, Adam state and the collected log-probabilities stay float32; autocast only
