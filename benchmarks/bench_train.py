@@ -2,7 +2,11 @@
 against PettingZoo's SB3 action-mask tutorial setup on connect_four_v3 (one env, one forward pass
 per step, MaskablePPO defaults), measured in the same run.
 
-    python benchmarks/bench_train.py [--rollouts 2] [--json out.json] [key=value ...]
+    python benchmarks/bench_train.py [--rollouts 3] [--repeats 5] [--json out.json] [key=value ...]
+
+Each round measures the tutorial, then mythzoo, so that a change in the machine's speed (a shared
+host's load) hits both sides of that round's ratio alike. Printed: every round, the medians, the
+ratio of the medians and the median of the rounds' ratios.
 """
 
 from __future__ import annotations
@@ -77,22 +81,34 @@ def bench_mythzoo(rollouts: int, seed: int = 0, overrides: list[str] | None = No
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rollouts", type=int, default=2, help="mythzoo rollouts (64 games x 128 steps each)")
-    ap.add_argument("--tutorial-steps", type=int, default=4096, help="tutorial timesteps (2 of its 2048-step rollouts)")
+    ap.add_argument("--rollouts", type=int, default=3, help="mythzoo rollouts per round (64 games x 128 steps each)")
+    ap.add_argument("--tutorial-steps", type=int, default=4096, help="tutorial timesteps per round (2 of its 2048-step rollouts)")
+    ap.add_argument("--repeats", type=int, default=5, help="rounds (each: the tutorial, then mythzoo)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("overrides", nargs="*", help="config overrides key=value for the mythzoo side (e.g. n_epochs=2), to measure a trade-off")
     args = ap.parse_intermixed_args()
+    if args.repeats < 1 or args.rollouts < 1 or args.tutorial_steps < 1:
+        ap.error("--repeats, --rollouts and --tutorial-steps must be at least 1")
     torch.set_num_threads(1)
     print(f"python {platform.python_version()}, numpy {np.__version__}, torch {torch.__version__}, {platform.machine()}")
-    tut = bench_tutorial(args.tutorial_steps)
-    print(f"tutorial connect_four_v3 MaskablePPO : {tut:8.0f} learner steps/s")
-    ours, steps = bench_mythzoo(args.rollouts, overrides=args.overrides)
     label = "mythzoo train mythic_baths (2p)" + (" " + " ".join(args.overrides) if args.overrides else "")
-    print(f"{label:36s}: {ours:8.0f} learner steps/s over {steps} steps")
-    print(f"ratio mythzoo / tutorial            : {ours / tut:8.2f}x (target 5x)")
+    rounds = []
+    for r in range(args.repeats):
+        tut = bench_tutorial(args.tutorial_steps)
+        ours, steps = bench_mythzoo(args.rollouts, overrides=args.overrides)
+        rounds.append({"tutorial_steps_per_s": tut, "mythzoo_steps_per_s": ours, "ratio": ours / tut, "mythzoo_steps": steps})
+        print(f"round {r + 1}/{args.repeats}: tutorial {tut:6.0f} steps/s, mythzoo {ours:6.0f} steps/s over {steps} steps, ratio {ours / tut:5.2f}x", flush=True)
+    tut_med = float(np.median([x["tutorial_steps_per_s"] for x in rounds]))
+    ours_med = float(np.median([x["mythzoo_steps_per_s"] for x in rounds]))
+    ratio_med = float(np.median([x["ratio"] for x in rounds]))
+    print(f"tutorial connect_four_v3 MaskablePPO : {tut_med:8.0f} learner steps/s (median)")
+    print(f"{label:36s}: {ours_med:8.0f} learner steps/s (median)")
+    print(f"ratio of the medians                : {ours_med / tut_med:8.2f}x (target 5x)")
+    print(f"median of the rounds' ratios        : {ratio_med:8.2f}x")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"tutorial_steps_per_s": tut, "mythzoo_steps_per_s": ours, "ratio": ours / tut, "overrides": args.overrides}, f, indent=2)
+            json.dump({"rounds": rounds, "tutorial_median": tut_med, "mythzoo_median": ours_med, "ratio_of_medians": ours_med / tut_med,
+                       "median_ratio": ratio_med, "overrides": args.overrides, "rollouts": args.rollouts}, f, indent=2)
 
 
 if __name__ == "__main__":

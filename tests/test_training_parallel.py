@@ -104,14 +104,14 @@ def test_short_training_run_with_worker_processes(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- pipelined rollouts
-def _ppo_on_workers(seed: int = 3):
+def _ppo_on_workers(seed: int = 3, **env_kwargs):
     """A small MaskablePPO (this project's subclass) on 2 workers, with deterministic actions, so
     that the pipelined and SB3's sequential collection can be compared row for row."""
     import torch
 
     from mythzoo.training.ppo import ImitationRegularizedPPO
 
-    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2, "reward_mode": "dense"}, 5, _pool(), num_workers=2, seed=seed)
+    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2, "reward_mode": "dense", **env_kwargs}, 5, _pool(), num_workers=2, seed=seed)
     model = ImitationRegularizedPPO("MlpPolicy", par, n_steps=200, batch_size=500, n_epochs=1, seed=0, device="cpu",
                                     policy_kwargs={"net_arch": [32, 32]})
     forward = model.policy.forward
@@ -131,13 +131,15 @@ def _collect(model, par) -> None:
     assert model.collect_rollouts(par, cb, model.rollout_buffer, model.n_steps)
 
 
-def test_pipelined_rollout_stores_what_sb3s_sequential_rollout_stores() -> None:
-    # The pipelined rollout chooses one worker's moves while the other plays: same buffer as SB3's loop.
+@pytest.mark.parametrize("env_kwargs", [{}, {"max_turns": 8}], ids=["games-end", "turn-cap-truncates"])
+def test_pipelined_rollout_stores_what_sb3s_sequential_rollout_stores(env_kwargs: dict) -> None:
+    # The pipelined rollout chooses one worker's moves while the other plays: same buffer as SB3's
+    # loop, including the rewards of truncated games, which bootstrap with the last value.
     fields = ("observations", "actions", "rewards", "episode_starts", "action_masks")
     floats = ("values", "log_probs", "advantages", "returns")
     buffers = []
     for pipeline in (True, False):
-        model, par = _ppo_on_workers()
+        model, par = _ppo_on_workers(**env_kwargs)
         model.pipeline = pipeline
         try:
             _collect(model, par)

@@ -24,7 +24,7 @@ class TrainConfig:
     max_minutes: float | None = None  # stop earlier when this much wall-clock time has passed
     seed: int = 0  # seeds torch, numpy, the games and the opponent draws
     num_envs: int = 64  # games played at once (batched inference)
-    num_workers: int = 0  # processes that play the games (0: in the training process; N: split over N)
+    num_workers: int = 0  # processes that play the games (0: in the training process; N: split over N, with a pipelined rollout from 2)
     n_steps: int = 128  # learner decisions per game per rollout (rollout = num_envs * n_steps)
     batch_size: int = 1024  # PPO minibatch
     n_epochs: int = 4  # PPO epochs per rollout

@@ -353,7 +353,8 @@ def collect_rollouts_pipelined(model: Any, env: SubprocSelfPlayVecEnv, callback:
             if infos[idx].get("terminal_observation") is not None and infos[idx].get("TimeLimit.truncated", False):
                 terminal_obs = policy.obs_to_tensor(infos[idx]["terminal_observation"])[0]
                 with torch.no_grad():
-                    rewards[idx] += model.gamma * policy.predict_values(terminal_obs)[0].item()
+                    terminal_value = policy.predict_values(terminal_obs)[0]
+                rewards[idx] += model.gamma * terminal_value  # float32 arithmetic, as SB3 does it
         rollout_buffer.add(obs, cur["actions"].reshape(-1, 1), rewards, starts, cur["values"], cur["log_probs"], action_masks=masks)
         obs, masks, starts, cur = new_obs, new_masks, dones, nxt
     model._last_obs, model._last_episode_starts = obs, starts

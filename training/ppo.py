@@ -25,6 +25,7 @@ from mythzoo.policies.base import BasePolicy, EnvSpec
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.training.batch_eval import evaluate_vs
 from mythzoo.training.config import TrainConfig, to_yaml
+from mythzoo.training.masked_policy import LeanMaskablePolicy
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
 
 ALGO = "maskable_ppo"
@@ -351,7 +352,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                 vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool_arg, learner_agents, seed=cfg.seed)
                 pool = pools[role]
             model = ImitationRegularizedPPO(
-                "MlpPolicy",
+                LeanMaskablePolicy,  # MaskablePPO's "MlpPolicy", with a leaner forward pass for rollouts
                 vec_env,
                 learning_rate=cfg.learning_rate,
                 n_steps=cfg.n_steps,
