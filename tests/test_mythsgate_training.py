@@ -79,3 +79,47 @@ def test_short_run_trains_both_roles_and_the_checkpoints_play(tmp_path: Path) ->
         policy = policies[env.unwrapped.agent_role(agent)]
         env.step(None if term or trunc else policy.act(obs["observation"], obs["action_mask"], agent))
     assert not env.agents
+
+
+def test_the_heroes_are_one_team_and_share_every_final_reward() -> None:
+    """Rulebook: the heroes of the Atari League win or lose together against the Great Invoker.
+    The env declares them one team, and every decided game pays them all the same reward."""
+    env = mythsgate_v0.env(num_heroes=3)
+    u = env.unwrapped
+    assert {a: u.agent_team(a) for a in env.possible_agents} == {"invoker": "invoker", "hero_0": "hero", "hero_1": "hero", "hero_2": "hero"}
+    rng = np.random.default_rng(0)
+    for seed in range(12):
+        env.reset(seed=seed)
+        finals = {}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            if term or trunc:
+                finals[agent] = reward
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        heroes = {finals[a] for a in finals if a != "invoker"}
+        assert len(heroes) == 1 and heroes != {finals["invoker"]} or finals["invoker"] == 0.0, finals
+
+
+class _Recorder(RandomPolicy):
+    """Random, and remembers every seat it was asked to play."""
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.seats: set[str] = set()
+
+    def act_batch(self, observations, action_masks, agent=None):
+        self.seats.add(agent)
+        return super().act_batch(observations, action_masks, agent)
+
+
+def test_evaluating_a_hero_learner_plays_it_in_every_hero_seat_and_counts_a_league_win_as_one() -> None:
+    from mythzoo.training.batch_eval import evaluate_vs
+
+    learner, opponent = _Recorder(1), _Recorder(2)
+    res = evaluate_vs(lambda: mythsgate_v0.env(num_heroes=2), learner, opponent, 40, seed=3, learner_agents=["hero_0", "hero_1"])
+    assert learner.seats <= {"hero_0", "hero_1"} and opponent.seats == {"invoker"}, (learner.seats, opponent.seats)
+    returns = np.array([res["returns"][g] for g in range(40)])
+    assert (returns > 0).any(), "the League won some games"
+    assert res["win_rate"] == pytest.approx((returns > 0).mean()), "a League win is the learner's whole win, not shared with its teammate"

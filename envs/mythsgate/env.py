@@ -33,6 +33,7 @@ class raw_env(MythzooAECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "mythsgate_v0", "is_parallelizable": False, "render_fps": 1}
     env_name = "mythsgate_v0"
+    team_roles = ("hero",)  # the heroes win or lose together: "every hero gets the League's reward"
 
     def __init__(
         self,
