@@ -6,6 +6,8 @@ splits the ``num_envs`` games into ``num_workers`` contiguous blocks, each playe
 :class:`SelfPlayVecEnv` in its own process, while the learner's inference and the PPO update
 stay in the main process. Worker ``w`` is seeded ``seed + 7919 * w``, so a run is reproducible
 for a given ``num_workers`` (and worker 0 of a one-worker split plays exactly the in-process games).
+With two workers or more, :func:`collect_rollouts_pipelined` chooses one block's next moves while
+the other blocks play, so that the workers never wait for the learner's whole forward pass.
 
 Opponents: the main process keeps the :class:`OpponentPool`; every ``add`` (a new ``latest``
 snapshot, a past self) is sent to each worker, whose own pool draws the seats of its games
