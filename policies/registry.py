@@ -871,11 +871,19 @@ class Registry:
         return self.resolve(cid)
 
     def set_alias(self, name: str, alias: str, ref: str | int) -> CheckpointInfo:
-        """Point ``name@alias`` at ``ref`` (a ref, or a version number of ``name``); moves it if set."""
+        """Point ``name@alias`` at ``ref`` (a ref, or a version number of ``name``); moves it if set.
+
+        A string of digits is a version number unless it is a whole checkpoint id: ids are 12 hex
+        digits, and about one in 280 of them has no letter in it.
+        """
         _check_alias(alias)
-        if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
-            ref = f"{name}:{int(ref)}"
         with self._write() as con:
+            if isinstance(ref, str) and ref.strip().isdigit():
+                is_id = _ID_RE.match(ref.strip()) and con.execute("SELECT 1 FROM checkpoints WHERE id = ?", (ref.strip(),)).fetchone()
+                if not is_id:
+                    ref = int(ref)
+            if isinstance(ref, (int, np.integer)) and not isinstance(ref, bool):
+                ref = f"{name}:{int(ref)}"
             cid = self._resolve_id(con, ref)
             info = self._info(con, cid)
             if info.name != name:

@@ -253,6 +253,26 @@ def test_aliases_move_and_follow_removal(reg, env, spec):
     assert reg.resolve("ppo@latest").id == v1.id
 
 
+def test_an_alias_can_point_at_a_checkpoint_id_made_only_of_digits(reg, spec, monkeypatch):
+    """About one id in 280 has no hex letter; ``set_alias`` took such an id for a version number."""
+    from mythzoo.policies import registry as registry_module
+
+    fake = iter(["255572601050", "000000000002"])
+    real_token_hex = registry_module.secrets.token_hex
+    monkeypatch.setattr(registry_module.secrets, "token_hex", lambda n: next(fake) if n == 6 else real_token_hex(n))
+    v1, v2 = add(reg, spec, seed=0), add(reg, spec, seed=1)
+    assert (v1.id, v2.id) == ("255572601050", "000000000002")
+    reg.set_alias("ppo", "best", v1.id)
+    assert reg.resolve("ppo@best").version == 1
+    reg.set_alias("ppo", "best", "2")  # a short digit string is still a version number
+    assert reg.resolve("ppo@best").id == v2.id
+    reg.set_alias("ppo", "best", v1.id)
+    assert reg.resolve("ppo@best").id == v1.id
+    assert reg.resolve(v1.id).id == v1.id
+    with pytest.raises(RefError, match="no version 3"):
+        reg.set_alias("ppo", "best", "3")
+
+
 def test_lineage_ratings_evals_and_tags(reg, spec):
     a = add(reg, spec, seed=0)
     b = add(reg, spec, seed=1, parent="ppo:1")
