@@ -34,6 +34,15 @@ def test_config_rejects_unknown_keys_and_bad_values() -> None:
     assert load_config(None, ["seed=7", "net_arch=[32, 32]"]).net_arch == [32, 32]
 
 
+def test_text_overrides_keep_a_checkpoint_id_made_of_digits() -> None:
+    """``resume=255572601050`` (an id with no hex letter) stays that text; YAML would read a number."""
+    cfg = load_config(None, ["resume=255572601050", "name=007", "seed=3", "resume=000000000002"])
+    assert (cfg.resume, cfg.name, cfg.seed) == ("000000000002", "007", 3)
+    assert load_config(None, ["resume=null"]).resume is None
+    with pytest.raises(ValueError, match="put it in quotes"):
+        from_dict({"resume": 255572601050})
+
+
 def test_opponent_sampling_follows_configured_mix() -> None:
     pool = OpponentPool({"latest": 0.6, "past": 0.3, "baselines": 0.1}, seed=0)
     pool.add("latest", "latest", RandomPolicy(0))

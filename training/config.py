@@ -75,6 +75,9 @@ def _cast(value: Any, tp: Any, key: str) -> Any:
         return value
     if tp in (str, bool) and isinstance(value, tp):
         return value
+    if tp is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+        # YAML reads 255572601050 (a checkpoint id with no hex letter) as a number, and 0123 as octal.
+        raise ValueError(f"config key {key!r}: expected text, got the number {value!r}; put it in quotes")
     if origin is list and isinstance(value, list):
         return [_cast(v, args[0], key) for v in value]
     if origin is dict and isinstance(value, dict):
@@ -121,6 +124,12 @@ def validate(cfg: TrainConfig) -> None:
         raise ValueError("batch_size must not exceed num_envs * n_steps")
 
 
+def _is_text(key: str) -> bool:
+    """Whether config ``key`` holds text (``str`` or ``str | None``)."""
+    tp = typing.get_type_hints(TrainConfig).get(key)
+    return tp is str or set(typing.get_args(tp)) == {str, type(None)}
+
+
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None, env: str | None = None) -> TrainConfig:
     """Read a YAML config (``configs/<env>/ppo.yaml`` by default), apply ``key=value`` overrides."""
     data: dict[str, Any] = {}
@@ -146,7 +155,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         if "=" not in item:
             raise ValueError(f"override {item!r} must be key=value")
         key, raw = item.split("=", 1)
-        data[key.strip()] = yaml.safe_load(raw)
+        key = key.strip()
+        if _is_text(key) and raw.strip() not in ("null", "~", ""):
+            # Text as typed: YAML would turn a checkpoint id made of digits into a number.
+            data[key] = raw.strip()
+        else:
+            data[key] = yaml.safe_load(raw)
     return from_dict(data)
 
 
