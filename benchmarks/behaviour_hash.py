@@ -1,0 +1,94 @@
+"""Behaviour fingerprint: one hash per env configuration over many seeded random games.
+
+Every decision of every game feeds the hash: the acting agent's observation and mask bytes,
+its accumulated reward, termination, truncation and info; at each game's end every agent's
+``last()`` and the final ``get_state()``. A refactor that claims "behaviour unchanged" must
+print the same hashes before and after (``--check`` compares with a saved JSON).
+
+    python benchmarks/behaviour_hash.py --games 500 --json /tmp/after.json
+    python benchmarks/behaviour_hash.py --games 500 --check docs/behaviour_hashes.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+# (env name, kwargs) for every seat count of every game.
+CONFIGS: list[tuple[str, dict[str, Any]]] = (
+    [("mythic_baths_v0", {"num_players": n}) for n in range(2, 6)]
+    + [("mythsgate_v0", {"num_heroes": n}) for n in range(1, 6)]
+    + [("mythwind_innkeeper_v0", {})]
+)
+
+
+def config_key(name: str, kwargs: dict[str, Any]) -> str:
+    """A stable label such as ``mythic_baths_v0 num_players=3``."""
+    return " ".join([name] + [f"{k}={v}" for k, v in sorted(kwargs.items())])
+
+
+def fingerprint(name: str, kwargs: dict[str, Any], games: int, first_seed: int = 0) -> tuple[str, int]:
+    """The hex digest over ``games`` seeded random games, and the number of decisions played."""
+    from mythzoo.envs import make
+
+    env = make(name, **kwargs)
+    h = hashlib.sha256()
+    decisions = 0
+    for seed in range(first_seed, first_seed + games):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed + 1_000_003)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            h.update(agent.encode())
+            h.update(obs["observation"].tobytes())
+            h.update(obs["action_mask"].tobytes())
+            h.update(repr((float(reward), bool(term), bool(trunc), json.dumps(info, sort_keys=True))).encode())
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+                decisions += 1
+            env.step(action)
+        h.update(json.dumps(env.get_state(), sort_keys=True).encode())
+    return h.hexdigest(), decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200, help="seeded games per configuration (default %(default)s)")
+    ap.add_argument("--json", help="write {config: digest} and the settings to this file")
+    ap.add_argument("--check", help="compare with a JSON written by --json; exit 1 on any difference")
+    args = ap.parse_args(argv)
+    expected = json.load(open(args.check)) if args.check else None
+    if expected is not None and expected["games"] != args.games:
+        print(f"{args.check} was made with --games {expected['games']}; pass the same", file=sys.stderr)
+        return 2
+    out: dict[str, Any] = {"games": args.games, "hashes": {}}
+    bad = 0
+    for name, kwargs in CONFIGS:
+        t = time.perf_counter()
+        digest, decisions = fingerprint(name, kwargs, args.games)
+        key = config_key(name, kwargs)
+        out["hashes"][key] = digest
+        verdict = ""
+        if expected is not None:
+            same = expected["hashes"].get(key) == digest
+            bad += not same
+            verdict = "  same" if same else "  DIFFERENT"
+        print(f"{key:34s} {digest[:16]}  {decisions:8d} decisions  {time.perf_counter() - t:6.1f} s{verdict}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+            f.write("\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
