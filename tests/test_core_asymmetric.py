@@ -54,8 +54,7 @@ def test_self_play_vecenv_trains_one_role_against_the_other() -> None:
     assert games == 8 * 300 and abs(wins / games - 7 / 9) < 0.05
 
 
-def test_train_gives_each_role_its_own_network_and_the_roles_take_turns(tmp_path, monkeypatch) -> None:
-    import types
+def test_train_gives_each_role_its_own_network_and_the_roles_take_turns(tmp_path, monkeypatch, request) -> None:
 
     pytest = __import__("pytest")
     pytest.importorskip("sb3_contrib")
@@ -64,8 +63,10 @@ def test_train_gives_each_role_its_own_network_and_the_roles_take_turns(tmp_path
     from mythzoo.training import ppo
     from mythzoo.training.config import from_dict
 
-    module = types.SimpleNamespace(env=lambda **kw: ToyEnv(**kw), __name__="toy_asymmetric")
-    monkeypatch.setitem(mz_envs.ENVS, "toy_hide_seek_v0", (module, "mythzoo/toy_hide_seek-v0", "toy"))
+    import toy_asymmetric
+
+    mz_envs.register(toy_asymmetric.SPEC)
+    request.addfinalizer(lambda: mz_envs.unregister(toy_asymmetric.SPEC.env_name))
     order: list[str] = []
     orig = ppo.SelfPlayCallback._on_training_start
 
@@ -90,8 +91,7 @@ def test_train_gives_each_role_its_own_network_and_the_roles_take_turns(tmp_path
     assert "win_rate_vs_random" in summary["roles"]["seeker"]["final_eval"]
 
 
-def test_each_role_resumes_from_its_own_checkpoint(tmp_path, monkeypatch) -> None:
-    import types
+def test_each_role_resumes_from_its_own_checkpoint(tmp_path, monkeypatch, request) -> None:
 
     pytest = __import__("pytest")
     pytest.importorskip("sb3_contrib")
@@ -100,8 +100,10 @@ def test_each_role_resumes_from_its_own_checkpoint(tmp_path, monkeypatch) -> Non
     from mythzoo.training import ppo
     from mythzoo.training.config import from_dict
 
-    module = types.SimpleNamespace(env=lambda **kw: ToyEnv(**kw), __name__="toy_asymmetric")
-    monkeypatch.setitem(mz_envs.ENVS, "toy_hide_seek_v0", (module, "mythzoo/toy_hide_seek-v0", "toy"))
+    import toy_asymmetric
+
+    mz_envs.register(toy_asymmetric.SPEC)
+    request.addfinalizer(lambda: mz_envs.unregister(toy_asymmetric.SPEC.env_name))
     base = {
         "env": "toy_hide_seek_v0", "env_kwargs": {}, "total_timesteps": 128, "role_phase_steps": 128,
         "num_envs": 4, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [8], "baselines": ["random"],

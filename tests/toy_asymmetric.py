@@ -17,6 +17,7 @@ from mythzoo.envs.core.aec import MythzooAECEnv
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.observer import ObservationLayout
 from mythzoo.envs.core.rng import make_rng, rng_from_json, rng_to_json
+from mythzoo.envs.core.spec import GameSpec
 
 
 @dataclass
@@ -112,3 +113,17 @@ class ToyEnv(MythzooAECEnv):
     def render_text(self, seat: int | None = None) -> str:
         s = self.state_
         return f"box={s.box if seat in (None, 0) else '?'} hint={s.hint} guess={s.guess}"
+
+
+def env(**kwargs: Any) -> ToyEnv:
+    """The toy with PettingZoo's standard behaviour (an illegal action ends the game)."""
+    return ToyEnv(**kwargs)
+
+
+raw_env = ToyEnv
+
+SPEC = GameSpec(
+    name="toy_hide_seek", version=0, title="toy hide and seek", module="toy_asymmetric", kind="roles",
+    roles=("hider", "seeker"), utility="zero_sum", reward_modes=("zero_sum",),
+    heuristic="mythzoo.policies.base:RandomPolicy",
+)

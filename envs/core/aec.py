@@ -297,6 +297,14 @@ class MythzooAECEnv(AECEnv):
                     mask[a] = 1
         return {"observation": self.observer.observation(s, seat), "action_mask": np.frombuffer(mask, _INT8)}
 
+    def cumulative_reward(self, agent: str) -> float:
+        """``agent``'s reward accumulated since it last acted: what ``last()`` returns for it."""
+        return self._cumulative_rewards[agent]
+
+    def cumulative_rewards(self) -> dict[str, float]:
+        """Every live agent's :meth:`cumulative_reward` (a copy)."""
+        return dict(self._cumulative_rewards)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, termination, truncation and info of ``agent_selection``."""
         if self.state_ is None:

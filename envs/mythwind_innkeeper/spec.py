@@ -1,0 +1,19 @@
+"""Mythwind: the Innkeeper, declared once (see :class:`mythzoo.envs.core.spec.GameSpec`)."""
+
+from mythzoo.envs.core.spec import GameSpec
+
+SPEC = GameSpec(
+    name="mythwind_innkeeper",
+    version=0,
+    title="Mythwind: the Innkeeper, a solo inn-management campaign",
+    module="mythzoo.envs.mythwind_innkeeper_v0",
+    kind="solo",
+    roles=("innkeeper",),
+    utility="general_sum",  # one player: coins, no opponent (OpenSpiel's class for one-player games)
+    reward_modes=("coins", "terminal"),
+    heuristic="mythzoo.policies.mythwind_innkeeper_heuristic:MythwindInnkeeperHeuristic",
+    data_files=("data/town_charter.json",),
+    aliases=("innkeeper",),
+    gymnasium_id="mythzoo/MythwindInnkeeper-v0",
+    gymnasium_entry_point="mythzoo.envs.mythwind_innkeeper.gym_env:MythwindInnkeeperGymEnv",
+)
