@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 # constraints.txt keeps pip from ever picking any torch build but the pinned one.
 PIP_INSTALL := $(VPY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
-DEPS := pyproject.toml constraints.txt
+DEPS := pyproject.toml setup.py constraints.txt
 
 .PHONY: demo test bench docs clean help
 .DEFAULT_GOAL := help

@@ -20,12 +20,14 @@ from typing import Any
 
 import numpy as np
 
-# (env name, kwargs) for every seat count of every game.
-CONFIGS: list[tuple[str, dict[str, Any]]] = (
-    [("mythic_baths_v0", {"num_players": n}) for n in range(2, 6)]
-    + [("mythsgate_v0", {"num_heroes": n}) for n in range(1, 6)]
-    + [("mythwind_innkeeper_v0", {})]
-)
+def _configs() -> list[tuple[str, dict[str, Any]]]:
+    from mythzoo.envs import SPECS
+
+    return [(s.env_name, {s.size_argument: n} if s.size_argument else {}) for s in SPECS.values() for n in (s.sizes or (None,))]
+
+
+# (env name, kwargs) for every size of every game in mythzoo.envs.SPECS.
+CONFIGS: list[tuple[str, dict[str, Any]]] = _configs()
 
 
 def config_key(name: str, kwargs: dict[str, Any]) -> str:

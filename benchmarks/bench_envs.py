@@ -8,12 +8,13 @@ Every PettingZoo env runs the same loop::
         action = None if term or trunc else int(legal[rng.integers(legal.size)])
         env.step(action)
 
-with ``rng`` a seeded ``numpy.random.Generator`` and a fresh ``reset(seed=...)`` per game. Measured:
-``mythic_baths_v0.env(num_players=2)`` and ``(num_players=4)``, the bare Mythic Baths engine
-(``rules.legal_actions`` / ``rules.apply``, no observations) for 2 and 4 players,
-``mythsgate_v0.env(num_heroes=2)`` and ``(num_heroes=5)``, ``mythwind_innkeeper_v0.env()``, and
-PettingZoo's ``connect_four_v3.env()`` as the reference. ``--only mythsgate`` (repeatable) limits
-the run to the envs whose name contains the text (Connect Four always runs). A decision is one non-``None`` action; the time
+with ``rng`` a seeded ``numpy.random.Generator`` and a fresh ``reset(seed=...)`` per game. Measured,
+for every game in ``mythzoo.envs.SPECS`` and every size its spec allows: the env
+(``mythic_baths_v0.env(num_players=2)``, ..., ``mythwind_innkeeper_v0.env()``) and its bare rules
+engine (``rules.legal_actions`` / ``rules.apply`` until the game is over or the env's turn cap,
+no observations); and PettingZoo's ``connect_four_v3.env()`` as the reference. ``--only mythsgate``
+(repeatable) limits the run to the measurements whose name contains the text (Connect Four always
+runs); the whole run takes about (2 x sizes + 1) x repeats x seconds. A decision is one non-``None`` action; the time
 includes resets. Each measurement runs for ``--seconds``; the measurements are interleaved
 round-robin ``--repeats`` times and the median is reported, with the ratio of Mythic Baths
 ``env()`` of every game to Connect Four (of the medians, and the median of each round's ratio). The figures are measured, never asserted: nothing fails on a slow run.
@@ -34,7 +35,7 @@ from typing import Any
 import numpy as np
 import pettingzoo
 
-from mythzoo.envs import mythic_baths_v0, mythsgate_v0, mythwind_innkeeper_v0
+from mythzoo.envs import SPECS, GameSpec
 
 TARGET_RATIO = 2.5
 
@@ -67,9 +68,11 @@ def aec_loop(make_env: Callable[[], Any]) -> Callable[[float, int], tuple[int, f
     return run
 
 
-def engine_loop(num_players: int) -> Callable[[float, int], tuple[int, float]]:
-    """A runner for the bare rules engine: ``legal_actions`` / ``apply`` until the game is over."""
-    rules = mythic_baths_v0.raw_env(num_players=num_players).rules
+def engine_loop(spec: GameSpec, env_kwargs: dict[str, Any]) -> Callable[[float, int], tuple[int, float]]:
+    """A runner for the bare rules engine: ``legal_actions`` / ``apply`` until the game is over
+    (or reaches the env's turn cap, where the env would truncate it)."""
+    raw = spec.make_raw(**env_kwargs)
+    rules, cap = raw.rules, raw.max_turns
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
         rng = np.random.Generator(np.random.PCG64(seed))
@@ -79,7 +82,7 @@ def engine_loop(num_players: int) -> Callable[[float, int], tuple[int, float]]:
         while True:
             s = rules.initial_state(seed * 100_003 + game)
             game += 1
-            while not rules.is_over(s):
+            while not rules.is_over(s) and (cap is None or rules.turns_played(s) < cap):
                 legal = rules.legal_actions(s)
                 rules.apply(s, legal[rng.integers(len(legal))])
                 decisions += 1
@@ -90,20 +93,25 @@ def engine_loop(num_players: int) -> Callable[[float, int], tuple[int, float]]:
     return run
 
 
+def sizes(spec: GameSpec) -> list[tuple[int, dict[str, Any]]]:
+    """(seats, env kwargs) for every size the spec allows (one entry for a fixed-size game)."""
+    if spec.size_argument is None:
+        return [(spec.default_seats(), {})]
+    return [(n + spec.seat_offset, {spec.size_argument: n}) for n in spec.sizes]
+
+
 def benchmarks() -> dict[str, Callable[[float, int], tuple[int, float]]]:
-    """Every measurement by name."""
+    """Every measurement by name: each game's env and engine at each size, then Connect Four."""
     from pettingzoo.classic import connect_four_v3
 
-    return {
-        "mythic_baths_v0.env(num_players=2)": aec_loop(lambda: mythic_baths_v0.env(num_players=2)),
-        "mythic_baths_v0.env(num_players=4)": aec_loop(lambda: mythic_baths_v0.env(num_players=4)),
-        "mythic_baths engine, 2 players": engine_loop(2),
-        "mythic_baths engine, 4 players": engine_loop(4),
-        "mythsgate_v0.env(num_heroes=2)": aec_loop(lambda: mythsgate_v0.env(num_heroes=2)),
-        "mythsgate_v0.env(num_heroes=5)": aec_loop(lambda: mythsgate_v0.env(num_heroes=5)),
-        "mythwind_innkeeper_v0.env()": aec_loop(mythwind_innkeeper_v0.env),
-        "connect_four_v3.env()": aec_loop(connect_four_v3.env),
-    }
+    envs: dict[str, Callable[[float, int], tuple[int, float]]] = {}
+    engines: dict[str, Callable[[float, int], tuple[int, float]]] = {}
+    for spec in SPECS.values():
+        for seats, kw in sizes(spec):
+            args = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+            envs[f"{spec.env_name}.env({args})"] = aec_loop(lambda spec=spec, kw=kw: spec.make(**kw))
+            engines[f"{spec.name} engine, {seats} player{'s' if seats != 1 else ''}"] = engine_loop(spec, kw)
+    return {**envs, **engines, "connect_four_v3.env()": aec_loop(connect_four_v3.env)}
 
 
 def versions() -> dict[str, Any]:

@@ -1,104 +1,115 @@
-"""Training configuration: one dataclass, loaded from YAML, overridable with ``key=value``."""
+"""Training configuration: one typed model, loaded from YAML, overridable with ``key=value``.
+
+:class:`TrainConfig` is a strict pydantic model: every key has a type and a one-line
+description (``mythzoo train --help`` lists them), unknown keys are refused, and nothing is
+coerced except an integer where a float belongs. A number where text belongs (YAML reads the
+checkpoint id ``255572601050`` as a number) is refused with a message that says to quote it.
+The shipped presets live in the ``mythzoo.configs`` package (``configs/<game>/*.yaml``).
+"""
 
 from __future__ import annotations
 
-import dataclasses
+import difflib
+import types
 import typing
-from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
-
-CONFIG_ROOT = Path(__file__).resolve().parent.parent / "configs"
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 
-@dataclass
-class TrainConfig:
+def _config_root() -> Path:
+    """The folder of the shipped configs: the ``mythzoo.configs`` package (``configs/``)."""
+    return Path(str(resources.files("mythzoo.configs")))
+
+
+CONFIG_ROOT = _config_root()
+
+
+class ConfigError(ValueError):
+    """A config that cannot be used; the message says which key and what to change."""
+
+
+def _refuse_number(value: Any) -> Any:
+    # YAML reads 255572601050 (a checkpoint id with no hex letter) as a number, and 0123 as octal.
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise ValueError(f"expected text, got the number {value!r}; put it in quotes")
+    return value
+
+
+# Text that refuses a number with a message saying to quote it.
+Text = Annotated[str, BeforeValidator(_refuse_number)]
+
+
+class TrainConfig(BaseModel):
     """Everything a run depends on; the resolved config is written next to the run's logs."""
 
-    env: str = "mythic_baths_v0"  # env name (versioned or not)
-    env_kwargs: dict[str, Any] = field(default_factory=lambda: {"num_players": 2})  # passed to env()
-    eval_env_kwargs: dict[str, Any] | None = None  # env() arguments for evaluations (None: env_kwargs)
-    total_timesteps: int = 1_000_000  # learner decisions to train for
-    max_minutes: float | None = None  # stop earlier when this much wall-clock time has passed
-    seed: int = 0  # seeds torch, numpy, the games and the opponent draws
-    num_envs: int = 64  # games played at once (batched inference)
-    num_workers: int = 0  # processes that play the games (0: in the training process; N: split over N, with a pipelined rollout from 2)
-    n_steps: int = 128  # learner decisions per game per rollout (rollout = num_envs * n_steps)
-    batch_size: int = 1024  # PPO minibatch
-    n_epochs: int = 4  # PPO epochs per rollout
-    learning_rate: float = 3e-4  # Adam step size
-    gamma: float = 0.995  # discount (rewards come at the end of long games)
-    gae_lambda: float = 0.95  # GAE lambda
-    clip_range: float = 0.2  # PPO clip
-    ent_coef: float = 0.01  # entropy bonus
-    vf_coef: float = 0.5  # value loss weight
-    max_grad_norm: float = 0.5  # gradient clipping
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])  # hidden layers of policy and value MLPs
-    activation: str = "tanh"  # tanh or relu
-    opponent_mix: dict[str, float] = field(default_factory=lambda: {"latest": 0.6, "past": 0.2, "baselines": 0.2})  # opponent categories
-    baselines: list[str] = field(default_factory=lambda: ["random", "heuristic"])  # baseline opponents
-    opponents: list[str] = field(default_factory=list)  # extra registry refs added to the past pool
-    learner_agents: list[str] | None = None  # seats the learner may take (None: every seat of its role)
-    roles: list[str] | None = None  # roles to train, one network each (None: every role of the env)
-    role_phase_steps: int = 100_000  # with several roles: learner steps of one role before the next takes its turn
-    snapshot_every: int = 100_000  # learner steps between snapshots (pool + registry)
-    eval_every: int = 200_000  # learner steps between evaluations against the baselines
-    eval_games: int = 100  # games per baseline per evaluation (seats rotated)
-    registry: str | None = None  # registry directory (None: $MYTHZOO_REGISTRY or ./registry; "none": no registry)
-    name: str | None = None  # checkpoint name in the registry (None: <env>-ppo)
-    run_dir: str = "runs"  # where run folders (config, TensorBoard logs) go
-    resume: str | None = None  # registry ref to continue from (several roles: "invoker=REF hero=REF")
-    pretrain_teacher: str | None = None  # warm start: imitate this policy ref (e.g. heuristic) before PPO (None: from scratch)
-    pretrain_games: int = 200  # teacher-played games whose decisions are imitated
-    pretrain_epochs: int = 5  # passes over those decisions
-    pretrain_dagger_rounds: int = 0  # DAgger: rounds of games the learner plays and the teacher labels, each added and refitted
-    bc_coef: float = 0.0  # during PPO: weight of the teacher-imitation loss, a gradient step on it after each PPO step (0: off)
-    update_precision: str = "float32"  # float32, or bfloat16: the PPO update's matrix products under torch.autocast (faster on CPUs with bf16 units)
-    torch_threads: int = 1  # torch threads while games are played (more spin-wait against the games on 2 cores)
-    update_threads: int = 2  # torch threads for the PPO update, when no game runs
-    progress: bool = True  # show a progress bar
+    model_config = ConfigDict(strict=True, extra="forbid", validate_assignment=True)
 
+    env: Text = Field("mythic_baths_v0", description="env name (versioned or not)")
+    env_kwargs: dict[str, Any] = Field(default_factory=lambda: {"num_players": 2}, description="passed to env()")
+    eval_env_kwargs: dict[str, Any] | None = Field(None, description="env() arguments for evaluations (None: env_kwargs)")
+    total_timesteps: int = Field(1_000_000, description="learner decisions to train for")
+    max_minutes: float | None = Field(None, description="stop earlier when this much wall-clock time has passed")
+    seed: int = Field(0, description="seeds torch, numpy, the games and the opponent draws")
+    num_envs: int = Field(64, description="games played at once (batched inference)")
+    num_workers: int = Field(0, description="processes that play the games (0: in the training process; N: split over N, with a pipelined rollout from 2)")
+    n_steps: int = Field(128, description="learner decisions per game per rollout (rollout = num_envs * n_steps)")
+    batch_size: int = Field(1024, description="PPO minibatch")
+    n_epochs: int = Field(4, description="PPO epochs per rollout")
+    learning_rate: float = Field(3e-4, description="Adam step size")
+    gamma: float = Field(0.995, description="discount (rewards come at the end of long games)")
+    gae_lambda: float = Field(0.95, description="GAE lambda")
+    clip_range: float = Field(0.2, description="PPO clip")
+    ent_coef: float = Field(0.01, description="entropy bonus")
+    vf_coef: float = Field(0.5, description="value loss weight")
+    max_grad_norm: float = Field(0.5, description="gradient clipping")
+    net_arch: list[int] = Field(default_factory=lambda: [256, 256], description="hidden layers of policy and value MLPs")
+    activation: Text = Field("tanh", description="tanh or relu")
+    opponent_mix: dict[str, float] = Field(default_factory=lambda: {"latest": 0.6, "past": 0.2, "baselines": 0.2}, description="opponent categories (latest, past, baselines) and their shares of the games")
+    baselines: list[Text] = Field(default_factory=lambda: ["random", "heuristic"], description="baseline opponents")
+    opponents: list[Text] = Field(default_factory=list, description="extra registry refs added to the past pool")
+    learner_agents: list[Text] | None = Field(None, description="seats the learner may take (None: every seat of its role)")
+    roles: list[Text] | None = Field(None, description="roles to train, one network each (None: every role of the env)")
+    role_phase_steps: int = Field(100_000, description="with several roles: learner steps of one role before the next takes its turn")
+    snapshot_every: int = Field(100_000, description="learner steps between snapshots (pool + registry)")
+    eval_every: int = Field(200_000, description="learner steps between evaluations against the baselines")
+    eval_games: int = Field(100, description="games per baseline per evaluation (seats rotated)")
+    registry: Text | None = Field(None, description='registry directory (None: $MYTHZOO_REGISTRY or ./registry; "none": no registry)')
+    name: Text | None = Field(None, description="checkpoint name in the registry (None: <env>-ppo)")
+    run_dir: Text = Field("runs", description="where run folders (config, TensorBoard logs) go")
+    resume: Text | None = Field(None, description='registry ref to continue from (several roles: "invoker=REF hero=REF")')
+    pretrain_teacher: Text | None = Field(None, description="warm start: imitate this policy ref (e.g. heuristic) before PPO (None: from scratch)")
+    pretrain_games: int = Field(200, description="teacher-played games whose decisions are imitated")
+    pretrain_epochs: int = Field(5, description="passes over those decisions")
+    pretrain_dagger_rounds: int = Field(0, description="DAgger: rounds of games the learner plays and the teacher labels, each added and refitted")
+    bc_coef: float = Field(0.0, description="during PPO: weight of the teacher-imitation loss, a gradient step on it after each PPO step (0: off)")
+    update_precision: Text = Field("float32", description="float32, or bfloat16: the PPO update's matrix products under torch.autocast (faster on CPUs with bf16 units)")
+    torch_threads: int = Field(1, description="torch threads while games are played (more spin-wait against the games on 2 cores)")
+    update_threads: int = Field(2, description="torch threads for the PPO update, when no game runs")
+    progress: bool = Field(True, description="show a progress bar")
 
-def _cast(value: Any, tp: Any, key: str) -> Any:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)) and type(None) in args:
-        if value is None:
-            return None
-        tp = next(a for a in args if a is not type(None))
-        origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if tp is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if tp is int and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if tp in (str, bool) and isinstance(value, tp):
-        return value
-    if tp is str and isinstance(value, (int, float)) and not isinstance(value, bool):
-        # YAML reads 255572601050 (a checkpoint id with no hex letter) as a number, and 0123 as octal.
-        raise ValueError(f"config key {key!r}: expected text, got the number {value!r}; put it in quotes")
-    if origin is list and isinstance(value, list):
-        return [_cast(v, args[0], key) for v in value]
-    if origin is dict and isinstance(value, dict):
-        return {str(k): _cast(v, args[1], key) if args[1] is not Any else v for k, v in value.items()}
-    raise ValueError(f"config key {key!r}: expected {tp}, got {value!r}")
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as e:
+            raise ConfigError(_describe(e)) from None
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as e:
+            raise ConfigError(_describe(e)) from None
 
-def from_dict(data: dict[str, Any]) -> TrainConfig:
-    """Validate keys and types; unknown keys are an error (typos must not pass silently)."""
-    hints = typing.get_type_hints(TrainConfig)
-    names = {f.name for f in dataclasses.fields(TrainConfig)}
-    unknown = sorted(set(data) - names)
-    if unknown:
-        raise ValueError(f"unknown config keys {unknown}; known: {sorted(names)}")
-    cfg = TrainConfig(**{k: _cast(v, hints[k], k) for k, v in data.items()})
-    validate(cfg)
-    return cfg
+    @model_validator(mode="after")
+    def _check_ranges(self) -> TrainConfig:
+        validate(self)
+        return self
 
 
 def validate(cfg: TrainConfig) -> None:
-    """Range checks with messages that say what to change."""
+    """Range checks with messages that say what to change (run on every construction)."""
     for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads", "role_phase_steps", "pretrain_games", "pretrain_epochs"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")
@@ -124,19 +135,101 @@ def validate(cfg: TrainConfig) -> None:
         raise ValueError("batch_size must not exceed num_envs * n_steps")
 
 
+# ------------------------------------------------------------------ messages
+def _type_name(tp: Any) -> str:
+    """``int``, ``list[int]``, ``float | None``, ``text``: the type of a key as a reader says it."""
+    if typing.get_origin(tp) is Annotated:
+        tp = typing.get_args(tp)[0]
+    if tp is str:
+        return "text"
+    if tp is Any:
+        return "any value"
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join("null" if a is type(None) else _type_name(a) for a in args)
+    if origin is not None:
+        return f"{origin.__name__}[{', '.join(_type_name(a) for a in args)}]"
+    return getattr(tp, "__name__", str(tp))
+
+
+_EXPECTED = {"int_type": "int", "float_type": "float", "string_type": "text", "bool_type": "bool", "list_type": "list", "dict_type": "dict"}
+
+
+def _unknown_keys_message(unknown: list[str]) -> str:
+    known = list(TrainConfig.model_fields)
+    hints = [f"{m[0]!r} for {k!r}" for k in unknown if (m := difflib.get_close_matches(k, known, n=1))]
+    hint = f" (did you mean {', '.join(hints)}?)" if hints else ""
+    return f"unknown config keys {unknown}{hint}; known: {sorted(known)}"
+
+
+def _describe(error: ValidationError) -> str:
+    """One line for every problem pydantic found, each naming its key."""
+    unknown: list[str] = []
+    lines: list[str] = []
+    for e in error.errors(include_url=False):
+        loc, kind = e["loc"], e["type"]
+        if kind in ("extra_forbidden", "no_such_attribute"):
+            unknown.append(str(loc[0]))
+            continue
+        reason = str(e.get("ctx", {}).get("error", e["msg"])) if kind == "value_error" else None
+        if not loc:  # a range check of the whole config (validate())
+            lines.append(reason or e["msg"])
+            continue
+        key = str(loc[0])
+        where = f"config key {key!r}" + (f" (item {'/'.join(map(str, loc[1:]))})" if len(loc) > 1 else "")
+        if reason is not None:
+            lines.append(f"{where}: {reason}")
+        elif kind in _EXPECTED:
+            field = TrainConfig.model_fields.get(key)
+            expected = _type_name(field.annotation) if field is not None and len(loc) == 1 else _EXPECTED[kind]
+            lines.append(f"{where}: expected {expected}, got {e['input']!r}")
+        else:
+            lines.append(f"{where}: {e['msg']}, got {e['input']!r}")
+    if unknown:
+        lines.insert(0, _unknown_keys_message(unknown))
+    return "; ".join(dict.fromkeys(lines))
+
+
+# ------------------------------------------------------------------ public functions
+def from_dict(data: dict[str, Any]) -> TrainConfig:
+    """Validate keys and types; unknown keys are an error (typos must not pass silently).
+
+    Raises :class:`ConfigError` (a ``ValueError``) with a one-line message naming every bad key."""
+    try:
+        return TrainConfig.model_validate(data)
+    except ValidationError as e:
+        raise ConfigError(_describe(e)) from None
+
+
+def field_help() -> str:
+    """Every key with its type, default and description, one per line (``mythzoo train --help``)."""
+    rows = []
+    for key, field in TrainConfig.model_fields.items():
+        default = field.get_default(call_default_factory=True)
+        rows.append(f"  {key} ({_type_name(field.annotation)}, default {default!r}): {field.description}")
+    return "\n".join(rows)
+
+
 def _is_text(key: str) -> bool:
     """Whether config ``key`` holds text (``str`` or ``str | None``)."""
-    tp = typing.get_type_hints(TrainConfig).get(key)
-    return tp is str or set(typing.get_args(tp)) == {str, type(None)}
+    field = TrainConfig.model_fields.get(key)
+    return field is not None and _type_name(field.annotation) in ("text", "text | null")
+
+
+def default_config_path(env: str) -> Path | None:
+    """``configs/<game>/ppo.yaml`` for env ``env`` (versioned or not), if there is one."""
+    base = env[:-3] if env.endswith("_v0") else env
+    candidate = CONFIG_ROOT / base / "ppo.yaml"
+    return candidate if candidate.exists() else None
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None, env: str | None = None) -> TrainConfig:
     """Read a YAML config (``configs/<env>/ppo.yaml`` by default), apply ``key=value`` overrides."""
+    import yaml
+
     data: dict[str, Any] = {}
     if path is None and env is not None:
-        base = env[:-3] if env.endswith("_v0") else env
-        candidate = CONFIG_ROOT / base / "ppo.yaml"
-        path = candidate if candidate.exists() else None
+        path = default_config_path(env)
     if path is not None:
         p = Path(path)
         if not p.exists():
@@ -164,6 +257,13 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     return from_dict(data)
 
 
+def to_dict(cfg: TrainConfig) -> dict[str, Any]:
+    """The config as plain data (what ``to_yaml`` writes and checkpoints record)."""
+    return cfg.model_dump()
+
+
 def to_yaml(cfg: TrainConfig) -> str:
     """The resolved config as YAML."""
-    return yaml.safe_dump(dataclasses.asdict(cfg), sort_keys=False)
+    import yaml
+
+    return yaml.safe_dump(to_dict(cfg), sort_keys=False)

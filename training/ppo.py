@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from mythzoo import envs as mz_envs
 from mythzoo.policies.base import BasePolicy, EnvSpec
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.training.batch_eval import evaluate_vs
-from mythzoo.training.config import TrainConfig, to_yaml
+from mythzoo.training.config import TrainConfig, to_dict, to_yaml
 from mythzoo.training.masked_policy import LeanMaskablePolicy
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
 
@@ -142,7 +141,7 @@ class SelfPlayCallback(BaseCallback):
         info = self.registry.register(
             self.name, weights, arch, env_spec=self.spec, algo=ALGO, steps=int(self.num_timesteps), role=self.role or None,
             parent=self.parent, tags=[f"run:{self.run_dir.name}"] + ([f"role:{self.role}"] if self.role else []),
-            metrics={"config": asdict(self.cfg), "role": self.role, "agents": self.learner_agents},
+            metrics={"config": to_dict(self.cfg), "role": self.role, "agents": self.learner_agents},
         )
         self.parent = info.id  # `latest` follows automatically (the highest version of the name)
         return info.id

@@ -10,11 +10,15 @@ from typing import Any
 
 def add_train_parser(subparsers: Any) -> None:
     """Register the ``train`` subcommand."""
+    from mythzoo.training.config import field_help
+
     p = subparsers.add_parser(
         "train",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="config keys (in a YAML config or as key=value):\n" + field_help(),
         help="train a masked-PPO agent by self-play against past selves and baselines",
         description="Masked PPO self-play. Hyperparameters come from configs/<env>/ppo.yaml unless --config is given; "
-        "any key can be overridden as key=value (see training/config.py for every key).",
+        "any key can be overridden as key=value (every key is listed below).",
     )
     p.add_argument("env", help="env name, e.g. mythic_baths")
     p.add_argument("--config", help="YAML config (a path, or relative to configs/, e.g. mythic_baths/quick.yaml)")

@@ -47,6 +47,11 @@ class GameSpec:
     gymnasium_id: str | None = None
     gymnasium_entry_point: str | None = None  # "module:class" of the solo game's gymnasium.Env
     summary: str = field(default="", compare=False)
+    # What only the generated docs (docs/gen_env_docs.py) need; all optional.
+    docs_kwargs: Mapping[str, Any] = field(default_factory=dict, compare=False)  # env kwargs of the docs' seeded examples (rendering, rewards); empty: the default size
+    players_text: str = field(default="", compare=False)  # who plays, as the README's env table says it (empty: the seat counts; a solo game "1 (solo)")
+    reward_notes: Mapping[str, str] = field(default_factory=dict, compare=False)  # reward mode -> one line on what it pays
+    state_notes: Mapping[str, str] = field(default_factory=dict, compare=False)  # game-state field -> meaning, for fields declared without a comment
 
     def __post_init__(self) -> None:
         if self.kind not in ("symmetric", "roles", "solo"):

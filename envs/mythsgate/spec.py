@@ -18,4 +18,8 @@ SPEC = GameSpec(
     default_size=2,
     seat_offset=1,  # the Invoker
     data_files=("data/cards.json", "data/characters.json", "data/map.json"),
+    players_text="2-6: the invoker and 1-5 heroes",
+    reward_notes={
+        "zero_sum": "at the end: the winning side +1, the other -1; every hero gets the League's reward",
+    },
 )

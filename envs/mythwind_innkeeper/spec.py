@@ -13,6 +13,11 @@ SPEC = GameSpec(
     reward_modes=("coins", "terminal"),
     heuristic="mythzoo.policies.mythwind_innkeeper_heuristic:MythwindInnkeeperHeuristic",
     data_files=("data/town_charter.json",),
+    reward_notes={
+        "coins": "every step: the change of the innkeeper's coins (gains positive, purchases negative); "
+        "a campaign's return is its net coin total (final coins minus the starting coins)",
+        "terminal": "at the end: the campaign's net coin total (final coins minus the starting coins), paid once",
+    },
     aliases=("innkeeper",),
     gymnasium_id="mythzoo/MythwindInnkeeper-v0",
     gymnasium_entry_point="mythzoo.envs.mythwind_innkeeper.gym_env:MythwindInnkeeperGymEnv",
