@@ -17,14 +17,17 @@ Safety (details in docs/registry.md): nothing is unpickled; every load re-hashes
 against the index; a save is staged in ``tmp/`` and renamed and indexed in one transaction, so a
 killed process leaves the whole entry or none; versions are assigned inside that transaction.
 
-What lives where, lowest layer first. A module imports only from the layers above it in this
-list (and from :mod:`mythzoo.policies.base`, :mod:`~mythzoo.policies.neural`,
-:mod:`~mythzoo.policies.baselines`); nothing here imports torch, training or evaluation.
+What lives where, lowest layer first. A module imports only modules listed before it (and, from
+outside the package, :mod:`mythzoo.policies.base`, :mod:`~mythzoo.policies.neural`,
+:mod:`~mythzoo.policies.baselines`, pydantic, numpy, safetensors; the CLI also :mod:`mythzoo.cli`'s
+argument types). Nothing here imports torch, training, evaluation or the envs.
 
 - :mod:`.errors`   the exceptions (``RegistryError`` and its kinds)
-- :mod:`.records`  the frozen records handed out (``CheckpointInfo``, ``Rating``...) and the clock
 - :mod:`.refs`     ref parsing and the rules for names, aliases and tags
-- :mod:`.spec`     the ``spec.json`` format and its validation; arch, weights and role-size checks; JSON
+- :mod:`.fields`   the strict typed fields (pydantic) the formats are made of: int64 counts, finite numbers...
+- :mod:`.records`  the frozen records handed out (``CheckpointInfo``, ``Rating``...) and the clock
+- :mod:`.spec`     the formats as closed models (``spec.json``, ``manifest.json``) and their one-line
+                   validation errors; arch, weights and role-size checks; the JSON the registry writes
 - :mod:`.index`    the SQLite index: schema, transactions, every query (the only SQL)
 - :mod:`.store`    the files: atomic staging and commit, verified reads, removal, gc, verify
 - :mod:`.archive`  export files: the tar with its manifest, written and imported
@@ -34,19 +37,22 @@ list (and from :mod:`mythzoo.policies.base`, :mod:`~mythzoo.policies.neural`,
 
 from __future__ import annotations
 
-from mythzoo.policies.registry.archive import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, MANIFEST_FILE, MAX_MANIFEST_BYTES
+from mythzoo.policies.registry.archive import MANIFEST_FILE, MAX_MANIFEST_BYTES
 from mythzoo.policies.registry.errors import EnvMismatchError, IntegrityError, RefError, RegistryError
 from mythzoo.policies.registry.index import BUSY_TIMEOUT_S, INDEX_FILE, SCHEMA, SCHEMA_VERSION
 from mythzoo.policies.registry.records import Alias, CheckpointInfo, EvalRecord, Rating, VerifyReport
 from mythzoo.policies.registry.refs import LATEST, ParsedRef, parse_ref
 from mythzoo.policies.registry.registry import DEFAULT_REGISTRY, REGISTRY_ENV_VAR, Registry, default_registry_path
-from mythzoo.policies.registry.spec import SPEC_FILE, SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, validate_spec
+from mythzoo.policies.registry.spec import (
+    EXPORT_FORMAT, EXPORT_FORMAT_VERSION, SPEC_FILE, SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, CheckpointSpec, ExportManifest,
+    validate_manifest, validate_spec,
+)
 from mythzoo.policies.registry.store import CHECKPOINTS_DIR, DEFAULT_GRACE_S, TMP_DIR, sha256_bytes
 
 __all__ = [
     "BUSY_TIMEOUT_S", "CHECKPOINTS_DIR", "DEFAULT_GRACE_S", "DEFAULT_REGISTRY", "EXPORT_FORMAT", "EXPORT_FORMAT_VERSION",
     "INDEX_FILE", "LATEST", "MANIFEST_FILE", "MAX_MANIFEST_BYTES", "REGISTRY_ENV_VAR", "SCHEMA", "SCHEMA_VERSION",
     "SPEC_FILE", "SPEC_FORMAT", "SPEC_FORMAT_VERSION", "TMP_DIR", "WEIGHTS_FILE",
-    "Alias", "CheckpointInfo", "EnvMismatchError", "EvalRecord", "IntegrityError", "ParsedRef", "Rating", "RefError",
-    "Registry", "RegistryError", "VerifyReport", "default_registry_path", "parse_ref", "sha256_bytes", "validate_spec",
+    "Alias", "CheckpointInfo", "CheckpointSpec", "ExportManifest", "EnvMismatchError", "EvalRecord", "IntegrityError", "ParsedRef", "Rating", "RefError",
+    "Registry", "RegistryError", "VerifyReport", "default_registry_path", "parse_ref", "sha256_bytes", "validate_manifest", "validate_spec",
 ]

@@ -23,15 +23,17 @@ from typing import Any
 from mythzoo import __version__
 from mythzoo.policies.registry.errors import IntegrityError
 from mythzoo.policies.registry.index import Index
-from mythzoo.policies.registry.records import CheckpointInfo, Rating, utc_now
-from mythzoo.policies.registry.refs import LATEST, check_tag, is_checkpoint_id
-from mythzoo.policies.registry.spec import SPEC_FILE, WEIGHTS_FILE, dump_json, json_value, validate_spec, validate_weights
+from mythzoo.policies.registry.records import CheckpointInfo, utc_now
+from mythzoo.policies.registry.refs import LATEST
+from mythzoo.policies.registry.spec import (
+    EXPORT_FORMAT, EXPORT_FORMAT_VERSION, SPEC_FILE, WEIGHTS_FILE, ExportManifest, ManifestEntry, dump_json, validate_manifest,
+    validate_spec, validate_weights,
+)
 from mythzoo.policies.registry.store import CHECKPOINTS_DIR, Staged, Store, load_safetensors, sha256_bytes
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_FORMAT_VERSION", "MANIFEST_FILE", "MAX_MANIFEST_BYTES", "export_archive", "import_archive"]
 
 MANIFEST_FILE = "manifest.json"
-EXPORT_FORMAT, EXPORT_FORMAT_VERSION = "mythzoo-registry-export", 1
 MAX_MANIFEST_BYTES = 64 << 20
 _READ_ERRORS = (tarfile.TarError, OSError, EOFError)
 
@@ -59,6 +61,7 @@ def export_archive(store: Store, index: Index, infos: Sequence[CheckpointInfo], 
         "root": infos[-1].id,
         "checkpoints": entries,
     }
+    validate_manifest(manifest)  # what an import will check, checked before anything is written
     _write_tar(Path(path), [(MANIFEST_FILE, dump_json(manifest)), *members])
 
 
@@ -166,7 +169,7 @@ class _Loaded:
     spec: dict[str, Any]
     spec_bytes: bytes
     weights_bytes: bytes
-    entry: dict[str, Any]
+    entry: ManifestEntry
 
 
 def import_archive(store: Store, path: str | os.PathLike[str]) -> list[str]:
@@ -178,38 +181,34 @@ def import_archive(store: Store, path: str | os.PathLike[str]) -> list[str]:
     if not path.is_file():
         raise FileNotFoundError(f"no export file {path}")
     with _Archive(path) as archive:
-        entries = _read_manifest(archive)
-        loaded = [_load_checkpoint(archive, entry) for entry in entries]
+        manifest = _read_manifest(archive)
+        loaded = [_load_checkpoint(archive, entry) for entry in manifest.checkpoints]
         archive.refuse_others({MANIFEST_FILE} | {_member(x.spec["id"], f) for x in loaded for f in (SPEC_FILE, WEIGHTS_FILE)})
-    _save(store, loaded, archive.what)
+    _save(store, loaded)
     return [x.spec["id"] for x in loaded]
 
 
-def _read_manifest(archive: _Archive) -> list[dict[str, Any]]:
-    """The manifest's checkpoint entries, after checking that this is an export of a format we read."""
+def _read_manifest(archive: _Archive) -> ExportManifest:
+    """The manifest, after checking that this is an export of a format we read, validated field by field."""
     try:
         manifest = json.loads(archive.read(MANIFEST_FILE, None, MAX_MANIFEST_BYTES))
     except (ValueError, UnicodeDecodeError) as e:
         raise IntegrityError(f"{archive.what}: {MANIFEST_FILE} is not valid JSON: {e}") from e
     if not isinstance(manifest, dict) or manifest.get("format") != EXPORT_FORMAT or manifest.get("format_version") != EXPORT_FORMAT_VERSION:
         raise IntegrityError(f"{archive.what}: not a {EXPORT_FORMAT} v{EXPORT_FORMAT_VERSION} archive")
-    entries = manifest.get("checkpoints")
-    if not isinstance(entries, list) or not entries:
+    if not isinstance(manifest.get("checkpoints"), list) or not manifest["checkpoints"]:
         raise IntegrityError(f"{archive.what}: the manifest lists no checkpoints")
-    return entries
-
-
-def _load_checkpoint(archive: _Archive, entry: dict[str, Any]) -> _Loaded:
-    """Read one entry's files, check them against the manifest, then the spec against the weights."""
     try:
-        cid = entry["id"]
-        files = entry["files"]
-        if not is_checkpoint_id(cid):
-            raise ValueError(f"bad id {cid!r}")
-        sizes = {fn: (files[fn]["sha256"], int(files[fn]["bytes"])) for fn in (SPEC_FILE, WEIGHTS_FILE)}
-    except (KeyError, TypeError, ValueError) as e:
-        raise IntegrityError(f"{archive.what}: malformed manifest entry: {e!r}") from e
-    blobs = {fn: archive.read_verified(_member(cid, fn), sha, size) for fn, (sha, size) in sizes.items()}
+        return validate_manifest(manifest)
+    except ValueError as e:
+        raise IntegrityError(f"{archive.what}: {e}") from e
+
+
+def _load_checkpoint(archive: _Archive, entry: ManifestEntry) -> _Loaded:
+    """Read one entry's files, check them against the manifest, then the spec against the weights."""
+    cid = entry.id
+    files = {SPEC_FILE: entry.files.spec, WEIGHTS_FILE: entry.files.weights}
+    blobs = {fn: archive.read_verified(_member(cid, fn), f.sha256, f.bytes) for fn, f in files.items()}
     what = f"{archive.what}: checkpoint {cid}"
     try:
         spec = validate_spec(json.loads(blobs[SPEC_FILE]))
@@ -227,19 +226,14 @@ def _load_checkpoint(archive: _Archive, entry: dict[str, Any]) -> _Loaded:
     return _Loaded(spec, blobs[SPEC_FILE], weights, entry)
 
 
-def _save(store: Store, loaded: Sequence[_Loaded], what: str) -> None:
+def _save(store: Store, loaded: Sequence[_Loaded]) -> None:
     """Stage every checkpoint with its tags, ratings and evals, then commit them in one transaction."""
     staged: list[Staged] = []
     try:
         for x in loaded:
             st = store.stage(x.spec, x.spec_bytes, x.weights_bytes)
+            st.tags, st.ratings, st.evals = sorted(set(x.entry.tags)), list(x.entry.ratings), list(x.entry.evals)
             staged.append(st)
-            try:
-                st.tags = sorted({check_tag(t) for t in x.entry.get("tags", [])})
-                st.ratings = [Rating(**{k: r[k] for k in ("env_name", "num_players", "mu", "sigma", "ordinal", "games", "updated")}) for r in x.entry.get("ratings", [])]
-                st.evals = [{"name": str(e["name"]), "created": str(e["created"]), "results": json_value(e["results"], "eval")} for e in x.entry.get("evals", [])]
-            except (KeyError, TypeError, ValueError) as e:
-                raise IntegrityError(f"{what}: malformed tags/ratings/evals of {x.spec['id']}: {e!r}") from e
         store.commit(staged)
     finally:
         store.discard(staged)

@@ -1,10 +1,19 @@
-"""What the registry hands out: plain, frozen records of index rows, and the registry's clock."""
+"""What the registry hands out: plain, frozen records of index rows, and the registry's clock.
+
+Records read back from the index are built as they are; :class:`Rating` is also part of the
+export format, and is validated (by pydantic, through its typed fields) when one arrives from
+outside: an archive's manifest, or :meth:`Registry.record_rating`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
+
+from pydantic import ConfigDict, with_config
+
+from mythzoo.policies.registry.fields import Count, FiniteFloat, NonEmptyText, NonNegativeFloat, PositiveCount, Timestamp
 
 __all__ = ["Alias", "CheckpointInfo", "EvalRecord", "Rating", "VerifyReport", "utc_now"]
 
@@ -45,17 +54,18 @@ class CheckpointInfo:
         return f"{self.name}:{self.version}"
 
 
+@with_config(ConfigDict(extra="forbid"))
 @dataclass(frozen=True)
 class Rating:
     """A skill rating of a checkpoint for one env and player count (e.g. OpenSkill's)."""
 
-    env_name: str
-    num_players: int
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
-    updated: str
+    env_name: NonEmptyText
+    num_players: PositiveCount
+    mu: FiniteFloat
+    sigma: NonNegativeFloat
+    ordinal: FiniteFloat
+    games: Count
+    updated: Timestamp
 
 
 @dataclass(frozen=True)

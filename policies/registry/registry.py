@@ -6,7 +6,7 @@ It composes the lower layers (:mod:`.refs`, :mod:`.spec`, :mod:`.index`, :mod:`.
 
 from __future__ import annotations
 
-import math
+import dataclasses
 import os
 import secrets
 from collections.abc import Mapping, Sequence
@@ -24,7 +24,8 @@ from mythzoo.policies.registry.index import INDEX_FILE, Index
 from mythzoo.policies.registry.records import Alias, CheckpointInfo, EvalRecord, Rating, VerifyReport, utc_now
 from mythzoo.policies.registry.refs import check_alias, check_name, check_tag, is_checkpoint_id
 from mythzoo.policies.registry.spec import (
-    SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, check_role_sizes, dump_json, json_value, validate_arch, validate_weights,
+    SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, check_role_sizes, dump_json, json_value, validate_arch, validate_rating,
+    validate_spec, validate_weights,
 )
 from mythzoo.policies.registry.store import DEFAULT_GRACE_S, Store, sha256_bytes
 
@@ -32,6 +33,11 @@ __all__ = ["DEFAULT_REGISTRY", "REGISTRY_ENV_VAR", "Registry", "default_registry
 
 REGISTRY_ENV_VAR = "MYTHZOO_REGISTRY"
 DEFAULT_REGISTRY = "registry"
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds (validation then sees an int or a float); anything else as is."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def default_registry_path() -> Path:
@@ -168,13 +174,6 @@ class Registry:
         arch = validate_arch(arch)
         tensors = {str(k): np.ascontiguousarray(np.asarray(v)) for k, v in weights.items()}
         validate_weights(tensors, arch)
-        if role is not None and (not isinstance(role, str) or not role):
-            raise ValueError(f"role must be a non-empty agent-name prefix or None, got {role!r}")
-        check_role_sizes(spec_env, role, arch)
-        if not isinstance(algo, str) or not algo.strip():
-            raise ValueError(f"algo must be a non-empty string, got {algo!r}")
-        if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
-            raise ValueError(f"steps must be an int >= 0, got {steps!r}")
         tag_list = sorted({check_tag(t) for t in (tags or ())})
         metrics_json = json_value(dict(metrics or {}), "metrics")
         parent_id = self.resolve(parent).id if parent is not None else None
@@ -188,9 +187,9 @@ class Registry:
             "name": name,
             "env": {"name": spec_env.env_name, "signature": spec_env.signature, "config": json_value(spec_env.config, "env config")},
             "role": role,
-            "algo": algo.strip(),
+            "algo": algo.strip() if isinstance(algo, str) else algo,
             "arch": arch,
-            "steps": int(steps),
+            "steps": _plain(steps),
             "parent": parent_id,
             "created": utc_now(),
             "weights": {
@@ -202,6 +201,8 @@ class Registry:
             "metrics": metrics_json,
             "mythzoo_version": __version__,
         }
+        validate_spec(spec)  # every field by type and range (steps fit an int64...) before anything is written
+        check_role_sizes(spec_env, role, arch)
         staged = self._store.stage(spec, dump_json(spec), weights_bytes)
         staged.tags = tag_list
         try:
@@ -273,16 +274,14 @@ class Registry:
         self, ref: str, *, mu: float, sigma: float, games: int, num_players: int, env_name: str | None = None, ordinal: float | None = None
     ) -> Rating:
         """Store (replace) ``ref``'s rating for an env and player count; ordinal defaults to mu - 3 sigma."""
-        values = [float(mu), float(sigma)]
-        if not all(math.isfinite(v) for v in values) or sigma < 0:
-            raise ValueError(f"rating needs finite mu and sigma >= 0, got mu={mu!r} sigma={sigma!r}")
-        if int(games) < 0 or int(num_players) < 1:
-            raise ValueError(f"games must be >= 0 and num_players >= 1, got {games!r}, {num_players!r}")
-        ordinal = float(mu) - 3.0 * float(sigma) if ordinal is None else float(ordinal)
         with self._index.write() as tx:
             cid = tx.resolve_id(ref)
-            env = env_name or tx.info(cid).env_name
-            rating = Rating(env, int(num_players), float(mu), float(sigma), ordinal, int(games), utc_now())
+            rating = validate_rating(
+                env_name=env_name or tx.info(cid).env_name, num_players=_plain(num_players), mu=_plain(mu), sigma=_plain(sigma),
+                ordinal=0.0 if ordinal is None else _plain(ordinal), games=_plain(games), updated=utc_now(),
+            )
+            if ordinal is None:
+                rating = dataclasses.replace(rating, ordinal=rating.mu - 3.0 * rating.sigma)
             tx.put_rating(cid, rating)
         return rating
 

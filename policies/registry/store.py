@@ -17,7 +17,7 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from mythzoo.policies.registry.errors import IntegrityError, RefError, RegistryE
 from mythzoo.policies.registry.index import Index
 from mythzoo.policies.registry.records import CheckpointInfo, Rating, VerifyReport
 from mythzoo.policies.registry.refs import is_checkpoint_id
-from mythzoo.policies.registry.spec import SPEC_FILE, WEIGHTS_FILE, info_from_spec, validate_spec, validate_weights
+from mythzoo.policies.registry.spec import SPEC_FILE, WEIGHTS_FILE, EvalEntry, info_from_spec, validate_spec, validate_weights
 
 __all__ = ["CHECKPOINTS_DIR", "DEFAULT_GRACE_S", "TMP_DIR", "Staged", "Store", "load_safetensors", "sha256_bytes"]
 
@@ -92,7 +92,7 @@ class Staged:
     tmp_dir: Path
     tags: list[str] = field(default_factory=list)
     ratings: list[Rating] = field(default_factory=list)
-    evals: list[Mapping[str, Any]] = field(default_factory=list)  # {"name", "created", "results"}
+    evals: list[EvalEntry] = field(default_factory=list)
 
 
 class Store:
@@ -169,7 +169,7 @@ class Store:
                     for rating in st.ratings:
                         tx.put_rating(cid, rating)
                     for e in st.evals:
-                        tx.add_eval(cid, e["name"], e["created"], e["results"])
+                        tx.add_eval(cid, e.name, e.created, e.results)
                     committed.append(cid)
                 fsync_dir(self.checkpoints_path)
                 self._hook("renamed")
