@@ -288,3 +288,24 @@ def test_shipped_checkpoints_import_verify_and_play(tmp_path, archive):
         env.step(action)
     assert acted > 0
     assert len(SHIPPED) == 4
+
+
+# ----------------------------------------------------------------- layout
+LAYERS = ["errors", "refs", "fields", "records", "spec", "index", "store", "archive", "registry", "cli"]
+
+
+def test_registry_modules_import_only_the_layers_below_them():
+    """The order ``mythzoo.policies.registry``'s docstring gives: each module imports only modules listed before it."""
+    import ast
+
+    folder = ROOT / "policies" / "registry"
+    assert sorted(p.stem for p in folder.glob("*.py")) == sorted([*LAYERS, "__init__"])
+    for i, layer in enumerate(LAYERS):
+        source = (folder / f"{layer}.py").read_text()
+        assert len(source.splitlines()) < 600, layer
+        imported = {
+            node.module.split(".")[3] if node.module.count(".") >= 3 else "__init__"
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("mythzoo.policies.registry")
+        }
+        assert imported <= set(LAYERS[:i]) | ({"__init__"} if layer == "cli" else set()), (layer, sorted(imported - set(LAYERS[:i])))

@@ -107,27 +107,24 @@ class Index:
         finally:
             con.close()
 
+    def write(self) -> contextlib.AbstractContextManager[Tx]:
+        """One write transaction holding SQLite's write lock from the start (BEGIN IMMEDIATE); rolled back on error."""
+        return self._transaction("BEGIN IMMEDIATE", on_error="ROLLBACK")
+
+    def read(self) -> contextlib.AbstractContextManager[Tx]:
+        """One read transaction: a consistent snapshot (WAL readers never block writers)."""
+        return self._transaction("BEGIN", on_error="COMMIT")
+
     @contextlib.contextmanager
-    def write(self) -> Iterator[Tx]:
-        """One write transaction holding SQLite's write lock from the start (BEGIN IMMEDIATE)."""
+    def _transaction(self, begin: str, *, on_error: str) -> Iterator[Tx]:
         with self._connect() as con:
-            con.execute("BEGIN IMMEDIATE")
+            con.execute(begin)
             try:
                 yield Tx(con, self.root)
             except BaseException:
-                con.execute("ROLLBACK")
+                con.execute(on_error)
                 raise
             con.execute("COMMIT")
-
-    @contextlib.contextmanager
-    def read(self) -> Iterator[Tx]:
-        """One read transaction: a consistent snapshot (WAL readers never block writers)."""
-        with self._connect() as con:
-            con.execute("BEGIN")
-            try:
-                yield Tx(con, self.root)
-            finally:
-                con.execute("COMMIT")
 
     def ensure_schema(self) -> None:
         """Create the schema if there is none; ``RegistryError`` for an index of another schema version."""
