@@ -445,7 +445,7 @@ def _add_play(sub: Any) -> None:
 
 
 def _add_registry(sub: Any) -> None:
-    from mythzoo.policies.registry_cli import add_registry_parser
+    from mythzoo.policies.registry.cli import add_registry_parser
 
     add_registry_parser(sub)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mythzoo import envs
 from mythzoo.envs import mythic_baths_v0
 from mythzoo.policies.base import EnvSpec, RandomPolicy
 from mythzoo.policies.baselines import make_baseline
@@ -73,3 +74,18 @@ def test_unknown_baseline_is_a_clear_error() -> None:
     with pytest.raises(KeyError, match="unknown baseline"):
         make_baseline("genius", env)
     assert EnvSpec.from_env(env).env_name == "mythic_baths_v0"
+
+
+@pytest.mark.parametrize("game", [spec.env_name for spec in envs.GAMES])
+def test_the_heuristic_is_the_one_the_game_spec_declares(game: str) -> None:
+    spec = envs.spec(game)
+    env = spec.make()
+    assert type(make_baseline("heuristic", env, seed=0)) is spec.heuristic_class()
+
+
+def test_an_env_without_a_game_spec_has_no_heuristic() -> None:
+    import toy_asymmetric
+
+    with pytest.raises(KeyError, match="no heuristic policy for 'toy_hide_seek_v0'; available for"):
+        make_baseline("heuristic", toy_asymmetric.env())
+    assert isinstance(make_baseline("random", toy_asymmetric.env(), seed=0), RandomPolicy)

@@ -33,7 +33,7 @@ from mythzoo.policies.registry import (
     RegistryError,
     parse_ref,
 )
-from mythzoo.policies.registry_cli import main as registry_main
+from mythzoo.policies.registry.cli import main as registry_main
 
 HIDDEN = (32, 16)
 
@@ -211,7 +211,7 @@ def test_every_ref_form(reg, env, spec, monkeypatch):
     # an ambiguous id prefix names no checkpoint
     ids = iter(["abcd00000001", "abcd00000002"])
     real = __import__("secrets").token_hex
-    monkeypatch.setattr("mythzoo.policies.registry.secrets.token_hex", lambda n: next(ids) if n == 6 else real(n))
+    monkeypatch.setattr("mythzoo.policies.registry.registry.secrets.token_hex", lambda n: next(ids) if n == 6 else real(n))
     add(reg, spec, name="x", seed=2)
     add(reg, spec, name="x", seed=3)
     with pytest.raises(RefError, match="ambiguous"):
@@ -255,7 +255,7 @@ def test_aliases_move_and_follow_removal(reg, env, spec):
 
 def test_an_alias_can_point_at_a_checkpoint_id_made_only_of_digits(reg, spec, monkeypatch):
     """About one id in 280 has no hex letter; ``set_alias`` took such an id for a version number."""
-    from mythzoo.policies import registry as registry_module
+    from mythzoo.policies.registry import registry as registry_module
 
     fake = iter(["255572601050", "000000000002"])
     real_token_hex = registry_module.secrets.token_hex
