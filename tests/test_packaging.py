@@ -18,7 +18,16 @@ from mythzoo.envs import SPECS
 
 ROOT = Path(__file__).resolve().parents[1]
 # What a source checkout holds besides the library (environments, outputs, caches, history).
-NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", "runs", "registry", "checkpoints")
+_ANYWHERE = shutil.ignore_patterns("__pycache__", "*.egg-info", ".pytest_cache")
+_AT_ROOT = {".git", ".venv", "build", "dist", "runs", "registry", "checkpoints"}  # policies/registry is source
+
+
+def NOT_SOURCE(folder: str, names: list[str]) -> set[str]:
+    """``copytree``'s ignore: caches anywhere, outputs and environments only at the root."""
+    skip = set(_ANYWHERE(folder, names))
+    if Path(folder) == ROOT:
+        skip |= _AT_ROOT & set(names)
+    return skip
 
 
 @pytest.fixture(scope="module")
