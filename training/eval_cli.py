@@ -13,9 +13,10 @@ The method (seat rotation, ties, Wilson intervals, ratings, JSON fields) is in d
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mythzoo.cli import non_negative_float, non_negative_int, positive_int
@@ -101,6 +102,17 @@ def _load_errors() -> tuple[type[Exception], ...]:
     return errors
 
 
+@contextlib.contextmanager
+def policy_load_errors() -> Iterator[None]:
+    """A policy that does not load (a bad ref, a missing registry, a checkpoint of another role)
+    becomes a usage error."""
+    try:
+        yield
+    except _load_errors() as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        raise _usage_error(f"cannot load policy: {msg}") from None
+
+
 def check_role_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> list[tuple[str, str]]:
     """For an asymmetric or solo game: ``(role, ref)`` per ref (``ROLE:REF``; the role prefix is optional
     in a solo game), every ref loaded once and a checkpoint of another role refused: usage errors."""
@@ -115,11 +127,8 @@ def check_role_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> list
             role_refs = parse_role_refs(env, refs)
     except ValueError as e:
         raise _usage_error(str(e)) from None
-    try:
+    with policy_load_errors():
         check_role_refs(env, role_refs, registry)
-    except _load_errors() as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        raise _usage_error(f"cannot load policy: {msg}") from None
     return role_refs
 
 
@@ -127,11 +136,8 @@ def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
     """Load every ref once; a ref that does not load is a usage error."""
     from mythzoo.evaluation import check_refs
 
-    try:
+    with policy_load_errors():
         check_refs(env, refs, registry)
-    except _load_errors() as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        raise _usage_error(f"cannot load policy: {msg}") from None
 
 
 # ------------------------------------------------------------------------------------ eval

@@ -316,13 +316,10 @@ def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
 def check_role_policy_refs_for_play(env: Any, vs: Sequence[str], role: str, registry: Any) -> None:
     """Load every ``ROLE:REF`` once; a bad ref or a checkpoint of another role is a usage error."""
     from mythzoo.evaluation import check_role_refs
-    from mythzoo.training.eval_cli import _load_errors, _usage_error
+    from mythzoo.training.eval_cli import policy_load_errors
 
-    try:
+    with policy_load_errors():
         check_role_refs(env, parse_role_refs_for_play(env, vs, role), registry)
-    except _load_errors() as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        raise _usage_error(f"cannot load policy: {msg}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
