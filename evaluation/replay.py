@@ -1,5 +1,8 @@
 """Replays: re-play a game record from its seed and actions, checking every step and the result.
 
+The actions go through the game runner's bookkeeping (:class:`~.runner.GameInProgress`), so a
+replay computes final rewards, returns and scores exactly as the game did.
+
 A replay needs no policy: the env's seed and the actions determine everything. An illegal action
 (unless the record says the game ended by it), a record longer or shorter than the game, or final
 rewards, returns or scores that differ from the record's raise :class:`ReplayError`.
@@ -15,7 +18,8 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from mythzoo.envs import make
-from mythzoo.evaluation.records import GameRecord, env_scores
+from mythzoo.evaluation.records import GameRecord
+from mythzoo.evaluation.runner import GameInProgress, Table
 
 
 class ReplayError(ValueError):
@@ -52,48 +56,39 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
     config = dict(getattr(u, "config", {}) or {})
     if record.env_config and config != record.env_config:
         raise ReplayError(f"the env's config {config} differs from the record's {record.env_config}")
-    env.reset(seed=record.seed)
-    agents = list(u.possible_agents)
-    seat_of = {a: i for i, a in enumerate(agents)}
-    final: dict[str, float] = {}
-    returns = dict.fromkeys(agents, 0.0)
+    # The runner's bookkeeping, filled afresh (the record being checked is never touched).
+    game = GameInProgress(env, Table(GameRecord(record.env, record.env_kwargs, record.num_players, record.seed, record.refs,
+                                                record.policy_seeds), ()))
     k = 0
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        returns[agent] += float(reward)
-        if term or trunc:
-            final[agent] = float(reward)
-            env.step(None)
-            continue
+    while (d := game.next_decision(0)) is not None:
+        agent = d.agent
         if k >= len(record.actions):
             if record.finished:
                 raise ReplayError(f"the record ends after {k} decisions but the game goes on ({agent} to move)")
             yield ReplayStep(k, agent, None, None, u.render_text(seat) if render else None)
             return
         action = record.actions[k]
-        mask = obs["action_mask"]
-        if not isinstance(action, int) or not 0 <= action < len(mask):
+        if not isinstance(action, int) or not 0 <= action < len(d.mask):
             raise ReplayError(f"decision {k}: action {action!r} is outside {agent}'s action space")
-        if not mask[action]:
+        if not d.mask[action]:
             ill = record.illegal or {}
-            if not (ill.get("decision") == k and ill.get("action") == action and ill.get("seat") == seat_of[agent]):
+            if not (ill.get("decision") == k and ill.get("action") == action and ill.get("seat") == d.seat):
                 raise ReplayError(f"decision {k}: action {action} ({u.action_label(action)}) is not legal for {agent}")
         yield ReplayStep(k, agent, action, u.action_label(action), u.render_text(seat) if render else None)
-        env.step(action)
+        game.apply(d, action, None)
         k += 1
     if k < len(record.actions):
         raise ReplayError(f"the game ended after {k} decisions but the record has {len(record.actions)} actions")
-    rewards = [final.get(a, 0.0) for a in agents]
-    scores = env_scores(env, agents)
+    played = game.record
+    rewards, scores, returns = played.final_rewards, played.scores, played.returns
     if record.finished:
         if not _close(rewards, record.final_rewards):
             raise ReplayError(f"final rewards {rewards} differ from the record's {record.final_rewards}")
         if record.scores is not None and not _close(scores, record.scores):
             raise ReplayError(f"scores {scores} differ from the record's {record.scores}")
-        if record.returns is not None and not _close([returns[a] for a in agents], record.returns):
-            raise ReplayError(f"returns {[returns[a] for a in agents]} differ from the record's {record.returns}")
-    yield ReplayStep(k, None, None, None, u.render_text(seat if seat is not None else 0) if render else None, rewards, scores,
-                     [returns[a] for a in agents])
+        if record.returns is not None and not _close(returns, record.returns):
+            raise ReplayError(f"returns {returns} differ from the record's {record.returns}")
+    yield ReplayStep(k, None, None, None, u.render_text(seat if seat is not None else 0) if render else None, rewards, scores, returns)
 
 
 @dataclass

@@ -65,8 +65,9 @@ def stack(decisions: Sequence[Decision]) -> tuple[np.ndarray, np.ndarray]:
     return np.stack([d.observation for d in decisions]), np.stack([d.mask for d in decisions])
 
 
-class _Game:
-    """A game in progress on one env: the bookkeeping that ends up in its record."""
+class GameInProgress:
+    """One game in progress on one env: the bookkeeping that ends up in its record (the runner's,
+    and :mod:`~mythzoo.evaluation.replay`'s, which steps a record's actions through it)."""
 
     __slots__ = ("env", "record", "seats", "seat_of", "role", "final", "returns")
 
@@ -137,7 +138,7 @@ def play_games(
         decide = _batch_decide(policies) if batched else _row_decide(policies)
     try:
         for start in range(0, len(tables), len(envs)):
-            games = {start + j: _Game(env, t) for j, (env, t) in enumerate(zip(envs, tables[start:start + len(envs)]))}
+            games = {start + j: GameInProgress(env, t) for j, (env, t) in enumerate(zip(envs, tables[start:start + len(envs)]))}
             live = list(games)
             while live:
                 groups: dict[tuple[Hashable, str], list[Decision]] = {}
