@@ -18,8 +18,6 @@ Subcommands:
 from __future__ import annotations
 
 import argparse
-import multiprocessing
-import os
 import sys
 import time
 import zlib
@@ -31,7 +29,6 @@ from typing import Any
 import numpy as np
 from mythzoo import __version__
 
-MAX_PROBED_PLAYERS = 8
 DEMO_GAMES = 750
 
 
@@ -60,49 +57,22 @@ def _resolve_env(name: str) -> str:
 
 @cache
 def player_counts(name: str) -> tuple[int, ...]:
-    """Player counts env ``name`` accepts, found by constructing it (an env without ``num_players`` gives ``(0,)``)."""
-    module = _env_registry()[name][0]
-    counts = []
-    for n in range(1, MAX_PROBED_PLAYERS + 1):
-        try:
-            module.env(num_players=n)
-        except ValueError:
-            continue
-        except TypeError:  # no num_players argument: one fixed player count
-            return (0,)
-        counts.append(n)
-    return tuple(counts)
+    """The ``num_players`` values env ``name`` accepts (its spec's sizes), or ``(0,)`` for an env whose
+    table is not sized by ``num_players`` (``docs/gen_env_docs.py`` reads this)."""
+    game = _spec(name)
+    return tuple(game.sizes) if game.size_argument == "num_players" else (0,)
 
 
-def _make_env(name: str, num_players: int) -> Any:
-    module = _env_registry()[name][0]
-    return module.env() if num_players == 0 else module.env(num_players=num_players)
+def _spec(name: str) -> Any:
+    from mythzoo.envs import spec
 
-
-@cache
-def seat_counts(name: str) -> tuple[int, ...]:
-    """Players at the table (seats, every role counted) env ``name`` accepts: Mythic Baths 2-5,
-    Mythsgate 2-6 (the invoker and 1-5 heroes), the solo game 1. Found by constructing the env
-    through its size argument (``mythzoo.training.evaluate.size_argument``)."""
-    from mythzoo.training.evaluate import env_size_kwargs, size_argument
-
-    if size_argument(name) is None:
-        return (len(_env_registry()[name][0].env().possible_agents),)
-    counts = []
-    for n in range(1, MAX_PROBED_PLAYERS + 1):
-        try:
-            _env_registry()[name][0].env(**env_size_kwargs(name, n))
-        except (TypeError, ValueError):
-            continue
-        counts.append(n)
-    return tuple(counts)
+    return spec(name)
 
 
 def _make_env_seats(name: str, players: int) -> Any:
     """Env ``name`` with ``players`` seats (every role counted)."""
-    from mythzoo.training.evaluate import env_size_kwargs
-
-    return _env_registry()[name][0].env(**env_size_kwargs(name, players))
+    game = _spec(name)
+    return game.make(**game.size_kwargs(players))
 
 
 def _span(values: Sequence[int]) -> str:
@@ -110,18 +80,6 @@ def _span(values: Sequence[int]) -> str:
     if len(values) > 2 and list(values) == list(range(values[0], values[-1] + 1)):
         return f"{values[0]}-{values[-1]}"
     return ", ".join(str(v) for v in values)
-
-
-def format_table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
-    """A monospace table; numeric columns are right-aligned."""
-    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    numeric = [all(isinstance(r[i], (int, float, np.integer, np.floating)) for r in rows) and bool(rows) for i in range(len(header))]
-
-    def line(r: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric)).rstrip()
-
-    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
 
 
 def _number(text: str, kind: type, minimum: float, what: str) -> Any:
@@ -149,13 +107,6 @@ def non_negative_float(text: str) -> float:
     return _number(text, float, 0.0, "a non-negative number of seconds")
 
 
-def _default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 # ---------------------------------------------------------------- mythzoo envs
 def _add_envs(sub: Any) -> None:
     p = sub.add_parser("envs", help="list the available environments", description="List the available environments.")
@@ -164,9 +115,11 @@ def _add_envs(sub: Any) -> None:
 
 def cmd_envs(args: argparse.Namespace) -> int:
     """Print one row per registered env: name, PettingZoo id, players, sizes, description."""
+    from mythzoo.evaluation import format_table
+
     rows = []
     for name, (_, pz_id, desc) in _env_registry().items():
-        counts = seat_counts(name)
+        counts = _spec(name).seat_counts()
         env = _make_env_seats(name, counts[0])
         roles = env.unwrapped.roles()
         first = {r: agents[0] for r, agents in roles.items()}
@@ -184,21 +137,37 @@ def cmd_envs(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- mythzoo demo
 @dataclass
-class GameRecord:
-    """What one finished random game reports back."""
+class DemoGame:
+    """One finished random game: its record and what the demo measures besides."""
 
-    env: str
-    players: int
-    decisions: int
+    record: Any  # mythzoo.evaluation.GameRecord
+    kind: str  # the game's kind: "symmetric", "roles" (asymmetric/team game) or "solo"
     turns: int
-    scores: list[float]
     natural: bool  # ended by the rules, not by the turn cap
-    first_seat_win: float  # seat 0's share of the win (ties share; 0 if truncated)
     seconds: float
-    kind: str = "symmetric"  # "symmetric", "roles" (asymmetric/team game) or "solo"
+    first_seat_win: float  # seat 0's share of the win (ties share; 0 if truncated or a draw)
     role_wins: dict[str, float] | None = None  # roles games: each role's share of the win (all 0 for a draw)
     draw: bool = False  # roles games: every side the same result (the turn cap)
-    returns: list[float] | None = None  # per seat: the sum of its rewards
+
+    @property
+    def env(self) -> str:
+        return self.record.env
+
+    @property
+    def players(self) -> int:
+        return self.record.num_players
+
+    @property
+    def decisions(self) -> int:
+        return self.record.decisions
+
+    @property
+    def scores(self) -> list[float]:
+        return self.record.scores
+
+    @property
+    def returns(self) -> list[float]:
+        return self.record.returns
 
 
 def game_seeds(seed: int, env: str, players: int, index: int) -> tuple[int, np.random.Generator]:
@@ -211,65 +180,39 @@ def game_seeds(seed: int, env: str, players: int, index: int) -> tuple[int, np.r
 _WORKER_ENVS: dict[tuple[str, int], Any] = {}
 
 
-def play_random_game(env_name: str, players: int, seed: int, index: int) -> GameRecord:
-    """Play one game between uniform-random legal policies through the AEC API (``players``: seats)."""
-    from mythzoo.training.evaluate import GameRecord as EvalRecord
-    from mythzoo.training.evaluate import env_roles, game_kind, role_outcome
+def play_random_game(env_name: str, players: int, seed: int, index: int) -> DemoGame:
+    """Play one game between uniform-random legal policies (the shared runner; ``players``: seats)."""
+    from mythzoo.evaluation import GameRecord, play_one
+    from mythzoo.policies.base import RandomPolicy
 
     key = (env_name, players)
     env = _WORKER_ENVS.get(key)
     if env is None:
         env = _WORKER_ENVS[key] = _make_env_seats(env_name, players)
     env_seed, rng = game_seeds(seed, env_name, players, index)
+    policy = RandomPolicy()
+    policy.rng = rng  # one generator draws every seat's moves, in the order they are made
+    record = GameRecord(env_name, _spec(env_name).size_kwargs(players), players, env_seed, ["random"] * players, [None] * players)
     start = time.perf_counter()
-    env.reset(seed=env_seed)
-    decisions = 0
-    final: dict[str, float] = {}
-    returns: dict[str, float] = {}
-    truncated = False
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        returns[agent] = returns.get(agent, 0.0) + float(reward)
-        if term or trunc:
-            final[agent] = float(reward)
-            truncated |= bool(trunc)
-            action = None
-        else:
-            legal = np.flatnonzero(obs["action_mask"])
-            action = int(legal[rng.integers(legal.size)])
-            decisions += 1
-        env.step(action)
+    play_one(env, [policy] * players, record)
     seconds = time.perf_counter() - start
     raw = env.unwrapped
-    agents = list(raw.possible_agents)
     rules, state = raw.rules, raw.state_
-    if callable(getattr(raw, "scores", None)):
-        sc = raw.scores()
-        scores = [float(sc[a]) for a in agents] if isinstance(sc, dict) else [float(x) for x in sc]
-    elif hasattr(rules, "scores"):
-        scores = [float(x) for x in rules.scores(state)]
-    else:
-        scores = [final.get(a, 0.0) for a in agents]
-    natural = rules.is_over(state) and not truncated
-    kind = game_kind(env)
-    share = 0.0
-    if natural and final:
-        best = max(final.values())
-        winners = [a for a, r in final.items() if r == best]
-        if best > min(final.values()) and agents[0] in winners:
-            share = 1.0 / len(winners)
-    role_wins, draw = None, False
+    if record.scores is None:  # an env without scores(): the rules' scores, else the final rewards
+        record.scores = [float(x) for x in rules.scores(state)] if hasattr(rules, "scores") else list(record.final_rewards)
+    natural = rules.is_over(state) and not record.truncated
+    kind = _spec(env_name).kind
+    agents = record.agents
+    first = record.outcome([raw.agent_team(a) for a in agents]).seat_shares()[0] if natural else 0.0
+    game = DemoGame(record, kind, rules.turns_played(state), natural, seconds, first)
     if kind == "roles":
-        roles = list(env_roles(env))
-        rec = EvalRecord(env_name, {}, len(agents), env_seed, ["random"] * len(agents), [None] * len(agents),
-                         final_rewards=[final.get(a, 0.0) for a in agents], finished=True)
-        shares, draw = role_outcome(rec, [raw.agent_role(a) for a in agents], roles)
-        role_wins = dict(zip(roles, shares))
-    return GameRecord(env_name, players, decisions, rules.turns_played(state), scores, natural, share, seconds, kind, role_wins, draw,
-                      [returns.get(a, 0.0) for a in agents])
+        roles = list(raw.roles())
+        result = record.outcome([raw.agent_role(a) for a in agents], order=roles)
+        game.role_wins, game.draw = dict(zip(roles, result.shares)), result.draw
+    return game
 
 
-def _play_chunk(task: tuple[str, int, int, int, int]) -> list[GameRecord]:
+def _play_chunk(task: tuple[str, int, int, int, int]) -> list[DemoGame]:
     env_name, players, seed, first, count = task
     return [play_random_game(env_name, players, seed, i) for i in range(first, first + count)]
 
@@ -297,19 +240,19 @@ def _demo_configs(envs: Iterable[str] | None, players: Sequence[int] | None) -> 
     names = list(dict.fromkeys(names))
     configs = []
     for name in names:
-        counts = seat_counts(name)
+        counts = _spec(name).seat_counts()
         chosen = counts if players is None else [n for n in players if n in counts]
         if not chosen and envs:
             raise UsageError(f"env {name!r} supports {_span(counts)} players, not {_span(sorted(set(players or [])))}")
         configs += [(name, n) for n in chosen]
     if not configs:
         raise UsageError(f"no env takes {_span(sorted(set(players or [])))} players; "
-                         + "; ".join(f"{n}: {_span(seat_counts(n))}" for n in names))
+                         + "; ".join(f"{n}: {_span(_spec(n).seat_counts())}" for n in names))
     return configs
 
 
-def _groups(records: Sequence[GameRecord]) -> dict[tuple[str, int], list[GameRecord]]:
-    groups: dict[tuple[str, int], list[GameRecord]] = {}
+def _groups(records: Sequence[DemoGame]) -> dict[tuple[str, int], list[DemoGame]]:
+    groups: dict[tuple[str, int], list[DemoGame]] = {}
     for r in records:
         groups.setdefault((r.env, r.players), []).append(r)
     return groups
@@ -319,7 +262,7 @@ def _rate(decisions: int, seconds: float) -> int:
     return round(decisions / seconds) if seconds > 0 else 0
 
 
-def summarise(records: Sequence[GameRecord]) -> list[list[object]]:
+def summarise(records: Sequence[DemoGame]) -> list[list[object]]:
     """One summary row per (env, players) of the symmetric games, in first-seen order (``DEMO_HEADER``)."""
     rows = []
     for (env, n), rs in _groups([r for r in records if r.kind == "symmetric"]).items():
@@ -341,7 +284,7 @@ def summarise(records: Sequence[GameRecord]) -> list[list[object]]:
     return rows
 
 
-def summarise_roles(records: Sequence[GameRecord]) -> list[list[object]]:
+def summarise_roles(records: Sequence[DemoGame]) -> list[list[object]]:
     """One row per (env, players) of the asymmetric (team) games (``DEMO_ROLES_HEADER``)."""
     rows = []
     for (env, n), rs in _groups([r for r in records if r.kind == "roles"]).items():
@@ -356,7 +299,7 @@ def summarise_roles(records: Sequence[GameRecord]) -> list[list[object]]:
     return rows
 
 
-def summarise_solo(records: Sequence[GameRecord]) -> list[list[object]]:
+def summarise_solo(records: Sequence[DemoGame]) -> list[list[object]]:
     """One row per solo env (``DEMO_SOLO_HEADER``)."""
     rows = []
     for (env, n), rs in _groups([r for r in records if r.kind == "solo"]).items():
@@ -378,30 +321,18 @@ DEMO_SOLO_HEADER = ["env", "games", "decisions/game", "turns/game", "mean return
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play ``--games`` random games per env and player count, with a progress bar, then print the summary."""
-    from tqdm import tqdm
+    from mythzoo.evaluation import format_table
+    from mythzoo.evaluation.pool import chunk_size, default_workers, run_tasks
 
     configs = _demo_configs(args.env, args.players)
-    workers = args.workers or _default_workers()
-    chunk = max(1, min(25, args.games // (4 * workers) or 1))
+    workers = args.workers or default_workers()
+    chunk = chunk_size(args.games, workers)
     tasks = [(name, n, args.seed, first, min(chunk, args.games - first)) for name, n in configs for first in range(0, args.games, chunk)]
     total = args.games * len(configs)
     print(f"mythzoo demo: {args.games} games x {len(configs)} env/player-count configurations, uniform-random legal play, "
           f"seed {args.seed}, {workers} worker{'s' if workers > 1 else ''}", flush=True)
-    records: list[GameRecord] = []
     start = time.perf_counter()
-    with tqdm(total=total, unit="game", desc="demo", dynamic_ncols=True) as bar:
-        if workers == 1:
-            for task in tasks:
-                done = _play_chunk(task)
-                records += done
-                bar.update(len(done))
-        else:
-            # spawn: workers start clean on every platform (no fork of a threaded parent)
-            ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers) as pool:
-                for done in pool.imap_unordered(_play_chunk, tasks):
-                    records += done
-                    bar.update(len(done))
+    records: list[DemoGame] = run_tasks(_play_chunk, tasks, workers, total=total, desc="demo")
     wall = time.perf_counter() - start
     order = {c: i for i, c in enumerate(configs)}
     records.sort(key=lambda r: order[(r.env, r.players)])

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mythzoo.evaluation import wilson_interval
+
 TITLE = "# Results: does it learn?"
 ORDER = ("mythic_baths", "mythsgate", "mythwind_innkeeper")  # section order in the file
 
@@ -30,13 +32,8 @@ def update_section(path: Path, key: str, lines: list[str]) -> None:
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """95% Wilson score interval of a proportion ``p`` of ``n`` games (``mythzoo.evaluation.wilson_interval``)."""
+    return wilson_interval(min(max(p, 0.0), 1.0) * n, n, z)
 
 
 def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:

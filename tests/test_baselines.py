@@ -9,7 +9,7 @@ from mythzoo import envs
 from mythzoo.envs import mythic_baths_v0
 from mythzoo.policies.base import EnvSpec, RandomPolicy
 from mythzoo.policies.baselines import make_baseline
-from mythzoo.training.evaluate import wilson_interval
+from mythzoo.evaluation import wilson_interval
 
 
 def _play(env, policies: dict[str, object]) -> list[int]:

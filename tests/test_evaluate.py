@@ -12,7 +12,7 @@ import pytest
 
 from mythzoo.envs import make
 from mythzoo.training import eval_cli
-from mythzoo.training.evaluate import (
+from mythzoo.evaluation import (
     ANCHOR_MU,
     ANCHOR_SIGMA,
     GameRecord,

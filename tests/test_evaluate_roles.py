@@ -12,19 +12,19 @@ import pytest
 from mythzoo import cli
 from mythzoo.envs import make
 from mythzoo.training import eval_cli, play_cli
-from mythzoo.training.evaluate import (
+from mythzoo.evaluation import (
     GameRecord,
     ReplayError,
     RoleTournamentResult,
     SoloResult,
-    env_size_kwargs,
     load_records,
     mean_interval,
+    outcome,
     replay,
-    role_outcome,
     tournament,
     wilson_interval,
 )
+from mythzoo.envs import spec
 
 GATE = "mythsgate_v0"
 INN = "mythwind_innkeeper_v0"
@@ -37,24 +37,29 @@ def _no_seconds(d: dict) -> dict:
 
 # ------------------------------------------------------------------------- sizes
 def test_players_count_every_seat() -> None:
-    assert env_size_kwargs("mythic_baths", 3) == {"num_players": 3}
-    assert env_size_kwargs("mythsgate", 3) == {"num_heroes": 2}  # the invoker and two heroes
-    assert env_size_kwargs("mythsgate", None) == {"num_heroes": 2}
-    assert env_size_kwargs("mythwind_innkeeper", None) == {} and env_size_kwargs("mythwind_innkeeper", 1) == {}
+    assert spec("mythic_baths").size_kwargs(3) == {"num_players": 3}
+    assert spec("mythsgate").size_kwargs(3) == {"num_heroes": 2}  # the invoker and two heroes
+    assert spec("mythsgate").size_kwargs(None) == {"num_heroes": 2}
+    assert spec("mythwind_innkeeper").size_kwargs(None) == {} and spec("mythwind_innkeeper").size_kwargs(1) == {}
     with pytest.raises(ValueError, match="has no player-count argument"):
-        env_size_kwargs("mythwind_innkeeper", 2)
+        spec("mythwind_innkeeper").size_kwargs(2)
     with pytest.raises(ValueError, match="num_heroes=1 was also given"):
-        env_size_kwargs("mythsgate", 3, {"num_heroes": 1})
-    assert cli.seat_counts(GATE) == (2, 3, 4, 5, 6) and cli.seat_counts(INN) == (1,)
+        spec("mythsgate").size_kwargs(3, {"num_heroes": 1})
+    assert spec(GATE).seat_counts() == (2, 3, 4, 5, 6) and spec(INN).seat_counts() == (1,)
 
 
 def test_role_outcome_draws_and_team_wins() -> None:
+    def role_outcome(rec: GameRecord) -> tuple[tuple[float, ...], bool]:
+        result = rec.outcome(["invoker", "hero", "hero"], order=["invoker", "hero"])
+        return result.shares, result.draw
+
     rec = GameRecord(GATE, {}, 3, 0, ["a"] * 3, [0] * 3, final_rewards=[-1.0, 1.0, 1.0], finished=True)
-    assert role_outcome(rec, ["invoker", "hero", "hero"], ["invoker", "hero"]) == ([0.0, 1.0], False)
+    assert role_outcome(rec) == ((0.0, 1.0), False)
     rec.final_rewards = [0.0, 0.0, 0.0]  # the turn cap
-    assert role_outcome(rec, ["invoker", "hero", "hero"], ["invoker", "hero"]) == ([0.0, 0.0], True)
+    assert role_outcome(rec) == ((0.0, 0.0), True)
     rec.final_rewards = [0.0, -1.0, 0.0]  # hero_0 made an illegal move: its side loses
-    assert role_outcome(rec, ["invoker", "hero", "hero"], ["invoker", "hero"]) == ([1.0, 0.0], False)
+    assert role_outcome(rec) == ((1.0, 0.0), False)
+    assert outcome([0.0, -1.0, 0.0], ["invoker", "hero", "hero"]).results == (0.0, -0.5)
 
 
 def test_mean_interval_is_student_t() -> None:

@@ -221,7 +221,7 @@ def test_final_rewards_sum_to_zero_and_reach_every_agent(num_players: int, rewar
             if term or trunc:
                 if not final:  # right after the game-ending move, before any dead step
                     expected = _expected_final(e)
-                    assert e._cumulative_rewards == pytest.approx(expected)
+                    assert e.cumulative_rewards() == pytest.approx(expected)
                     assert all(e.terminations.values()) and not any(e.truncations.values())
                 final[agent] = reward
                 e.step(None)
@@ -298,7 +298,7 @@ def test_env_illegal_action_ends_game_with_minus_one(num_players: int) -> None:
     bad = int(np.flatnonzero(mask == 0)[0])
     e.step(bad)
     assert all(e.terminations.values())
-    assert e._cumulative_rewards == {a: (-1.0 if a == offender else 0.0) for a in e.possible_agents}
+    assert e.cumulative_rewards() == {a: (-1.0 if a == offender else 0.0) for a in e.possible_agents}
     assert e.infos[offender].get("illegal_action") == bad
     seen = {}
     for agent in e.agent_iter():
@@ -343,7 +343,7 @@ def test_rewards_dict_holds_the_game_ending_steps_rewards(ending: str) -> None:
         while not any(e.terminations.values()):
             e.step(act(e.observe(e.agent_selection)))
         expected = _expected_final(e)
-    assert e._cumulative_rewards == pytest.approx(expected)
+    assert e.cumulative_rewards() == pytest.approx(expected)
     assert e.rewards == pytest.approx(expected), f"env.rewards after the game-ending step is {e.rewards}, expected {expected}"
 
 

@@ -87,7 +87,7 @@ def test_illegal_action_env_ends_the_game_for_the_offender() -> None:
     e.step(bad)
     assert all(e.terminations.values())
     assert e.infos[agent]["illegal_action"] == bad
-    assert e._cumulative_rewards[agent] == -1.0
+    assert e.cumulative_reward(agent) == -1.0
 
 
 # ------------------------------------------------------------------------------ AEC order

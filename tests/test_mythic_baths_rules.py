@@ -1763,13 +1763,13 @@ def test_assumption_rewards_zero_sum_sole_winner():
     e = _env_at_last_turn(3, [10, 3, 3])
     e.step(e.rules.table.encode("gather_deck"))
     assert all(e.terminations.values())
-    assert e._cumulative_rewards == pytest.approx({"player_0": 1.0, "player_1": -0.5, "player_2": -0.5})
+    assert e.cumulative_rewards() == pytest.approx({"player_0": 1.0, "player_1": -0.5, "player_2": -0.5})
 
 
 def test_assumption_rewards_zero_sum_tie_shared():
     e = _env_at_last_turn(3, [5, 5, 0])
     e.step(e.rules.table.encode("gather_deck"))
-    r = e._cumulative_rewards
+    r = e.cumulative_rewards()
     assert r["player_0"] == pytest.approx(r["player_1"]) and r["player_0"] > 0 > r["player_2"]
     assert sum(r.values()) == pytest.approx(0.0)
 
@@ -1777,7 +1777,7 @@ def test_assumption_rewards_zero_sum_tie_shared():
 def test_assumption_rewards_score_mode():
     e = _env_at_last_turn(3, [10, 3, 3], reward_mode="score")
     e.step(e.rules.table.encode("gather_deck"))
-    assert e._cumulative_rewards == pytest.approx({"player_0": 0.07, "player_1": -0.035, "player_2": -0.035})
+    assert e.cumulative_rewards() == pytest.approx({"player_0": 0.07, "player_1": -0.035, "player_2": -0.035})
 
 
 def test_assumption_turn_cap_truncates():

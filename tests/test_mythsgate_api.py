@@ -249,7 +249,7 @@ def test_illegal_actions_in_both_faces() -> None:
     e2 = mythsgate_v0.env(num_heroes=2)
     play_steps(e2, 4, 30)
     e2.step(bad)
-    assert all(e2.terminations.values()) and e2._cumulative_rewards[agent] == -1.0
+    assert all(e2.terminations.values()) and e2.cumulative_reward(agent) == -1.0
 
 
 # ------------------------------------------------------------------------------------ render

@@ -8,7 +8,7 @@ from mythzoo.envs import mythsgate_v0
 from mythzoo.policies.base import RandomPolicy
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.policies.mythsgate_heuristic import MythsgateHeuristic
-from mythzoo.training.evaluate import wilson_interval
+from mythzoo.evaluation import wilson_interval
 
 
 def _play(env, invoker, heroes, seed: int, rows: dict | None = None, actions: list | None = None) -> int:

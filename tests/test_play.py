@@ -13,7 +13,7 @@ import pytest
 
 from mythzoo.envs import make
 from mythzoo.training import play_cli
-from mythzoo.training.evaluate import HUMAN, iter_replay, load_records, replay
+from mythzoo.evaluation import HUMAN, iter_replay, load_records, replay
 
 BAD_INPUTS = ["", "   ", "abc", "0", "-1", "999", "1.5", "q1"]
 

@@ -1,12 +1,12 @@
-"""Fast evaluation for training: many games in lockstep, one ``act_batch`` per policy per round."""
+"""Fast evaluation for training: many games in lockstep, one ``act_batch`` per policy per round
+(the shared runner, :func:`mythzoo.evaluation.play_games`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
+from mythzoo.evaluation import GameRecord, Table, play_games
 from mythzoo.policies.base import BasePolicy
 
 
@@ -21,56 +21,30 @@ def evaluate_vs(
 ) -> dict[str, Any]:
     """The learner in one seat (and its teammates' seats, in a team game), ``opponent`` in every
     other; the learner's seat rotates through ``learner_agents`` (every seat by default) equally.
-    Returns win rate (a win shared by k sides counts 1/k; sides are the env's teams, every agent
-    on its own in a free-for-all), mean reward (the learner's return over the whole game), the
-    number of games, and every game's return in game order (``returns``)."""
-    wins = 0.0
-    total_reward = 0.0
-    played = 0
-    game_returns: dict[int, float] = {}
+    Game ``g`` is dealt ``seed + g``. Returns win rate (a win shared by k sides counts 1/k; sides
+    are the env's teams, every agent on its own in a free-for-all; an all-way tie is no win: see
+    :mod:`mythzoo.evaluation.outcome`), mean reward (the learner's return over the whole game),
+    the number of games, and every game's return in game order (``returns``)."""
     envs = [make_env() for _ in range(min(batch, games))]
     u = envs[0].unwrapped
-    seats = list(learner_agents) if learner_agents else list(envs[0].possible_agents)
-    team = {a: u.agent_team(a) for a in envs[0].possible_agents}
-    role = {a: u.agent_role(a) for a in envs[0].possible_agents}
-    for start in range(0, games, len(envs)):
-        live = []
-        learner_of = {}
-        returns: dict[int, float] = {}  # the learner's rewards over the game (per-step rewards included)
-        for j, env in enumerate(envs[: min(len(envs), games - start)]):
-            g = start + j
-            env.reset(seed=seed + g)
-            learner_of[j] = seats[g % len(seats)]
-            returns[j] = 0.0
-            live.append(j)
-        while live:
-            groups: dict[tuple[bool, str], list[tuple[int, str, dict]]] = {}
-            still = []
-            for j in live:
-                env = envs[j]
-                agent = env.agent_selection
-                if env.terminations[agent] or env.truncations[agent]:
-                    me = learner_of[j]
-                    r = float(env._cumulative_rewards[me])
-                    total_reward += returns[j] + r
-                    game_returns[start + j] = returns[j] + r
-                    side = {team[a]: v for a, v in env._cumulative_rewards.items()}  # teammates share a reward
-                    best = max(side.values())
-                    if r == best and r > min(side.values()):
-                        wins += 1.0 / sum(1 for v in side.values() if v == best)
-                    played += 1
-                    continue
-                if agent == learner_of[j]:  # what the env paid the learner since its last move
-                    returns[j] += float(env._cumulative_rewards[agent])
-                mine = team[agent] == team[learner_of[j]]
-                groups.setdefault((mine, role[agent]), []).append((j, agent, env.observe(agent)))
-                still.append(j)
-            for (is_learner, _), items in groups.items():
-                policy = learner if is_learner else opponent
-                obs = np.stack([o["observation"] for _, _, o in items])
-                masks = np.stack([o["action_mask"] for _, _, o in items])
-                for (j, _, _), a in zip(items, policy.act_batch(obs, masks, items[0][1])):
-                    envs[j].step(int(a))
-            live = still
+    agents = list(envs[0].possible_agents)
+    seats = list(learner_agents) if learner_agents else agents
+    team = [u.agent_team(a) for a in agents]
+    learner_seat = [agents.index(seats[g % len(seats)]) for g in range(games)]
+    tables = []
+    for g, me in enumerate(learner_seat):
+        keys = ["learner" if team[s] == team[me] else "opponent" for s in range(len(agents))]
+        tables.append(Table(GameRecord(u.env_name, {}, len(agents), seed + g, keys, [None] * len(agents)), keys))
+    wins = total_reward = 0.0
+    played = 0
+
+    def tally(g: int, record: GameRecord) -> None:  # in the order the games end, as the sums always were
+        nonlocal wins, total_reward, played
+        me = learner_seat[g]
+        total_reward += record.returns[me]
+        wins += record.outcome(team).seat_shares()[me]
+        played += 1
+
+    records = play_games(envs, tables, {"learner": learner, "opponent": opponent}, on_end=tally)
     return {"win_rate": wins / max(played, 1), "mean_reward": total_reward / max(played, 1), "games": played,
-            "returns": [game_returns[g] for g in sorted(game_returns)]}
+            "returns": [r.returns[learner_seat[g]] for g, r in enumerate(records)]}

@@ -13,10 +13,10 @@ The method (seat rotation, ties, Wilson intervals, ratings, JSON fields) is in d
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mythzoo.cli import non_negative_float, non_negative_int, positive_int
@@ -66,31 +66,25 @@ PLAYERS_HELP = ("players at the table, every seat counted (default: the env's de
 
 
 def seat_range(env_name: str) -> str:
-    """The player counts ``env_name`` accepts, as text (``2-5``, ``2-6: the invoker and 1-5 heroes``, ``1 (solo)``)."""
-    from mythzoo.training.evaluate import size_argument
+    """The player counts ``env_name`` accepts, as text (``2-5``, ``2-6 (num_heroes = players - 1)``, ``1 (solo)``)."""
+    from mythzoo.envs import spec
 
-    arg = size_argument(env_name)
-    if arg is None:
-        from mythzoo.training.evaluate import make_env
-
-        n = len(make_env(env_name, {}).unwrapped.possible_agents)
-        return f"{n} (fixed)" if n > 1 else "1 (solo)"
-    from mythzoo.cli import seat_counts
-
-    counts = seat_counts(env_name)
-    text = f"{counts[0]}-{counts[-1]}" if counts else "?"
-    name, offset, _ = arg
-    if offset:
-        text += f" ({name} = players - {offset})"
+    game = spec(env_name)
+    counts = game.seat_counts()
+    if game.size_argument is None:
+        return f"{counts[0]} (fixed)" if counts[0] > 1 else "1 (solo)"
+    text = f"{counts[0]}-{counts[-1]}"
+    if game.seat_offset:
+        text += f" ({game.size_argument} = players - {game.seat_offset})"
     return text
 
 
 def probe_env(env_name: str, num_players: int | None, env_kwargs: dict[str, Any]) -> Any:
     """Build the env once, turning a bad player count or argument into a usage error."""
-    from mythzoo.training.evaluate import env_size_kwargs, make_env
+    from mythzoo.envs import make, spec
 
     try:
-        return make_env(env_name, env_size_kwargs(env_name, num_players, env_kwargs))
+        return make(env_name, **spec(env_name).size_kwargs(num_players, env_kwargs))
     except (TypeError, ValueError) as e:
         players = "" if num_players is None else f"{num_players} players "
         raise _usage_error(f"cannot make {env_name} with {players}{env_kwargs or ''}".rstrip() + f": {e} ({env_name} takes players: "
@@ -108,51 +102,42 @@ def _load_errors() -> tuple[type[Exception], ...]:
     return errors
 
 
+@contextlib.contextmanager
+def policy_load_errors() -> Iterator[None]:
+    """A policy that does not load (a bad ref, a missing registry, a checkpoint of another role)
+    becomes a usage error."""
+    try:
+        yield
+    except _load_errors() as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        raise _usage_error(f"cannot load policy: {msg}") from None
+
+
 def check_role_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> list[tuple[str, str]]:
     """For an asymmetric or solo game: ``(role, ref)`` per ref (``ROLE:REF``; the role prefix is optional
     in a solo game), every ref loaded once and a checkpoint of another role refused: usage errors."""
-    from mythzoo.training.evaluate import (
-        SOLO,
-        check_role_refs,
-        env_roles,
-        game_kind,
-        parse_role_refs,
-        split_role_ref,
-    )
+    from mythzoo.envs import spec
+    from mythzoo.evaluation import SOLO, check_role_refs, parse_role_refs, split_role_ref
 
     try:
-        if game_kind(env) == SOLO:
-            roles = list(env_roles(env))
+        if spec(env.unwrapped.env_name).kind == SOLO:
+            roles = list(env.unwrapped.roles())
             role_refs = [(roles[0], split_role_ref(r, roles)[1]) for r in refs]
         else:
             role_refs = parse_role_refs(env, refs)
     except ValueError as e:
         raise _usage_error(str(e)) from None
-    try:
+    with policy_load_errors():
         check_role_refs(env, role_refs, registry)
-    except _load_errors() as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        raise _usage_error(f"cannot load policy: {msg}") from None
     return role_refs
 
 
 def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
     """Load every ref once; a ref that does not load is a usage error."""
-    from mythzoo.training.evaluate import check_refs
+    from mythzoo.evaluation import check_refs
 
-    try:
+    with policy_load_errors():
         check_refs(env, refs, registry)
-    except _load_errors() as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        raise _usage_error(f"cannot load policy: {msg}") from None
-
-
-def _default_workers(games: int) -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, games // 20))  # spawning a worker costs about a second: not for a few games
 
 
 # ------------------------------------------------------------------------------------ eval
@@ -194,21 +179,14 @@ def add_eval_parser(subparsers: Any) -> None:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Run the tournament, print the table, write the JSON and the PNG."""
-    from mythzoo.training.evaluate import (
-        ROLES,
-        SOLO,
-        SYMMETRIC,
-        env_roles,
-        game_kind,
-        tournament,
-        unique_labels,
-    )
+    from mythzoo.envs import spec
+    from mythzoo.evaluation import ROLES, SOLO, SYMMETRIC, default_workers, tournament, unique_labels
 
     env_name = resolve_env(args.env)
     kw = env_kwargs_from(args.env_arg)
     env = probe_env(env_name, args.players, kw)
     n = len(env.unwrapped.possible_agents)
-    kind = game_kind(env)
+    kind = spec(env_name).kind
     anchor = None if args.anchor == "none" else args.anchor
     if kind != SYMMETRIC:
         if args.anchor != "auto":
@@ -219,9 +197,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if anchor not in (None, "auto") and anchor not in unique_labels(args.refs):
             raise _usage_error(f"--anchor {anchor!r} is not one of the policies {unique_labels(args.refs)}")
         check_policy_refs(env, args.refs, args.registry)
-    workers = args.workers or _default_workers(args.games)
+    workers = args.workers or default_workers(args.games)
     if kind == ROLES:
-        table = ", ".join(f"{r}: {len(a)} seat{'s' if len(a) > 1 else ''}" for r, a in env_roles(env).items())
+        table = ", ".join(f"{r}: {len(a)} seat{'s' if len(a) > 1 else ''}" for r, a in env.unwrapped.roles().items())
         what = f"{n} players ({table})"
     elif kind == SOLO:
         what = "solo"
@@ -286,7 +264,7 @@ def add_replay_parser(subparsers: Any) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay one record; exit 1 if it does not replay."""
-    from mythzoo.training.evaluate import ReplayError, load_records, replay
+    from mythzoo.evaluation import ReplayError, load_records, replay
 
     try:
         records = load_records(args.record)

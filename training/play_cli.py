@@ -22,18 +22,21 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import numpy as np
-from mythzoo.training.evaluate import (
+from mythzoo.envs import make, spec
+from mythzoo.evaluation import (
     HUMAN,
+    ROLES,
+    SOLO,
     GameRecord,
     StopGame,
-    _load_policy,
-    derive_seed,
-    make_env,
-    run_game,
+    load_policy,
+    parse_role_refs,
+    play_one,
+    seat_seeds,
+    split_role_ref,
 )
 
 QUIT_WORDS = ("q", "quit", "exit")
-_TAG_POLICY = 0x5EED
 
 
 class HumanPolicy:
@@ -106,17 +109,10 @@ def plan_seats(
     person plus one seat per ref (Mythsgate: ``--role hero --vs invoker:heuristic hero:random`` is the
     invoker and two heroes); ``seat`` (optional) picks which seat of the role. Solo game: no ``vs``.
     Raises ValueError with what to fix."""
-    from mythzoo.training.evaluate import (
-        ROLES,
-        SOLO,
-        env_roles,
-        env_size_kwargs,
-        game_kind,
-    )
-
-    default = make_env(env_name, env_size_kwargs(env_name, None, env_kwargs))
-    kind = game_kind(default)
-    roles = env_roles(default)
+    game = spec(env_name)
+    default = make(env_name, **game.size_kwargs(None, env_kwargs))
+    kind = game.kind
+    roles = default.unwrapped.roles()
     if kind == SOLO:
         if vs:
             raise ValueError(f"{env_name} is a solo game: there are no other seats, so no --vs")
@@ -124,15 +120,15 @@ def plan_seats(
             raise ValueError(f"{env_name} is a solo game: the only seat is 0")
         if role is not None and role not in roles:
             raise ValueError(f"{env_name} has the role {next(iter(roles))}, not {role!r}")
-        return env_size_kwargs(env_name, None, env_kwargs), [HUMAN], 0
+        return game.size_kwargs(None, env_kwargs), [HUMAN], 0
     if not vs:
         raise ValueError(f"{env_name} needs opponents: give a policy for every other seat with --vs")
     n = 1 + len(vs)
     if kind != ROLES:
         if role is not None and role not in roles:
             raise ValueError(f"{env_name} has one role ({next(iter(roles))}); --role {role!r} does not apply")
-        kw = env_size_kwargs(env_name, n, env_kwargs)
-        make_env(env_name, kw)  # a bad player count fails here
+        kw = game.size_kwargs(n, env_kwargs)
+        make(env_name, **kw)  # a bad player count fails here
         seat = 0 if seat is None else seat
         if not 0 <= seat < n:
             raise ValueError(f"--seat {seat}: with {len(vs)} opponent{'s' if len(vs) > 1 else ''} the seats are 0-{n - 1}")
@@ -142,9 +138,9 @@ def plan_seats(
     if role not in roles:
         raise ValueError(f"unknown role {role!r}; {env_name}'s roles are {', '.join(roles)}")
     role_refs = parse_role_refs_for_play(default, vs, role)
-    kw = env_size_kwargs(env_name, n, env_kwargs)
-    env = make_env(env_name, kw)
-    table = env_roles(env)
+    kw = game.size_kwargs(n, env_kwargs)
+    env = make(env_name, **kw)
+    table = env.unwrapped.roles()
     wanted = {r: sum(rr == r for rr, _ in role_refs) + (r == role) for r in roles}
     if any(len(table.get(r, [])) != c for r, c in wanted.items()):
         have = ", ".join(f"{len(a)} {r}" for r, a in table.items())
@@ -164,16 +160,12 @@ def plan_seats(
 
 def parse_role_refs_for_play(env: Any, vs: Sequence[str], role: str) -> list[tuple[str, str]]:
     """``parse_role_refs`` without the rule that every role needs a policy (the person fills one)."""
-    from mythzoo.training.evaluate import env_roles, parse_role_refs
-
-    roles = env_roles(env)
+    roles = env.unwrapped.roles()
     try:
         return parse_role_refs(env, vs)
     except ValueError as e:
         if "no policy for role" not in str(e):
             raise
-    from mythzoo.training.evaluate import split_role_ref
-
     out = [split_role_ref(ref, list(roles)) for ref in vs]
     missing = [r for r in roles if r != role and all(rr != r for rr, _ in out)]
     if missing:
@@ -199,28 +191,21 @@ def play(
     asymmetric one, nothing for a solo game). Returns the game record (unfinished if the person quit)
     and saves it to ``save`` if given."""
     from mythzoo.envs import resolve
-    from mythzoo.training.evaluate import (
-        ROLES,
-        SOLO,
-        env_roles,
-        game_kind,
-        role_outcome,
-    )
 
     out = out or sys.stdout
     env_name = resolve(env_name)
     kw, labels, seat = plan_seats(env_name, vs, seat, role, env_kwargs)
-    env = make_env(env_name, kw)
+    env = make(env_name, **kw)
     u = env.unwrapped
-    kind = game_kind(env)
+    kind = spec(env_name).kind
     n = len(labels)
-    roles = list(env_roles(env))
+    roles = list(u.roles())
     if seed is None:
         seed = secrets.randbelow(2**31)
     refs = [lab if lab == HUMAN or kind != ROLES else lab.split(":", 1)[1] for lab in labels]
-    pseeds = [None if r == HUMAN else derive_seed(seed, _TAG_POLICY, s) for s, r in enumerate(refs)]
+    pseeds = [None if r == HUMAN else ps for r, ps in zip(refs, seat_seeds(seed, n))]
     human = HumanPolicy(env, seat, input_fn, out)
-    policies = [human if r == HUMAN else _load_policy(r, env, registry, ps) for r, ps in zip(refs, pseeds)]
+    policies = [human if r == HUMAN else load_policy(r, env, registry, ps) for r, ps in zip(refs, pseeds)]
     agents = list(u.possible_agents)
     if kind == SOLO:
         out.write(f"mythzoo play: {env_name} (solo), seed {seed}. You are {agents[0]}.\n")
@@ -229,12 +214,12 @@ def play(
         out.write(f"mythzoo play: {env_name}, {n} players, seed {seed}. {you}; "
                   + ", ".join(f"{agents[s]}: {r}" for s, r in enumerate(labels) if s != seat) + ".\n")
 
-    def announce(agent: str, s: int, action: int) -> None:
+    def announce(_: int, agent: str, s: int, action: int) -> None:
         if s != seat:
             out.write(f"{agent} ({labels[s]}) plays {u.action_label(action, agent)}\n")
 
     record = GameRecord(env_name, kw, n, int(seed), refs, pseeds, labels=labels)
-    run_game(env, policies, record, on_action=announce)
+    play_one(env, policies, record, on_action=announce)
     if record.finished:
         out.write("\n" + u.render_text(seat) + "\n")
         rewards = record.final_rewards or []
@@ -247,9 +232,9 @@ def play(
                      for s, (a, r) in enumerate(zip(agents, rewards))]
             out.write("Game over" + (" (turn cap)" if record.truncated else "") + ":\n" + "\n".join(lines) + "\n")
             if kind == ROLES:
-                shares, draw = role_outcome(record, [u.agent_role(a) for a in agents], roles)
+                result = record.outcome([u.agent_role(a) for a in agents], order=roles)
                 mine = u.agent_role(agents[seat])
-                share = shares[roles.index(mine)]
+                draw, share = result.draw, result.share(mine)
                 out.write(("A draw: no side wins." if draw else f"Your side ({mine}) wins!" if share == 1.0
                            else f"Your side ({mine}) shares the win." if share > 0 else f"Your side ({mine}) loses.") + "\n")
             else:
@@ -301,8 +286,6 @@ def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
         resolve_env,
         seat_range,
     )
-    from mythzoo.training.evaluate import ROLES, game_kind
-
     env_name = resolve_env(args.env)
     pairs = []
     for text in args.env_arg or []:
@@ -319,8 +302,8 @@ def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
         raise _usage_error(f"{e} ({env_name} takes players: {seat_range(env_name)})" if "players" in str(e) else str(e)) from None
     except TypeError as e:
         raise _usage_error(f"cannot make {env_name} with {kw}: {e}") from None
-    env = make_env(env_name, env_kw)
-    if args.vs and game_kind(env) == ROLES:
+    env = make(env_name, **env_kw)
+    if args.vs and spec(env_name).kind == ROLES:
         check_role_policy_refs_for_play(env, args.vs, args.role, args.registry)
     elif args.vs:
         check_policy_refs(env, args.vs, args.registry)
@@ -332,14 +315,11 @@ def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
 
 def check_role_policy_refs_for_play(env: Any, vs: Sequence[str], role: str, registry: Any) -> None:
     """Load every ``ROLE:REF`` once; a bad ref or a checkpoint of another role is a usage error."""
-    from mythzoo.training.eval_cli import _load_errors, _usage_error
-    from mythzoo.training.evaluate import check_role_refs
+    from mythzoo.evaluation import check_role_refs
+    from mythzoo.training.eval_cli import policy_load_errors
 
-    try:
+    with policy_load_errors():
         check_role_refs(env, parse_role_refs_for_play(env, vs, role), registry)
-    except _load_errors() as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        raise _usage_error(f"cannot load policy: {msg}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,7 +2,7 @@
 
 A long game with a reward that arrives in small pieces is slow to learn from scratch; a rule-based
 policy already knows the basics. ``collect_demonstrations`` plays many games with the teacher in
-every seat (batched, one ``act_batch`` per role per round) and keeps, for the seats of the role
+every seat (the shared runner: batched, one ``act_batch`` per role per round) and keeps, for the seats of the role
 being trained, each decision's observation, mask and action, and the discounted return that
 followed it. ``pretrain`` then fits the PPO policy by minibatch gradient steps on the masked
 cross-entropy of the teacher's actions, and the value head on those returns (so PPO's first
@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from mythzoo.evaluation import Decision, GameRecord, Table, play_games
+from mythzoo.evaluation.runner import stack
 from mythzoo.policies.base import BasePolicy
 
 
@@ -35,61 +37,53 @@ def collect_demonstrations(
 
     With an ``actor`` (DAgger), the actor plays the learner's seats and the teacher only labels
     the states the actor reaches: imitation then also learns to recover from its own mistakes,
-    which plain cloning never sees."""
+    which plain cloning never sees. The games are played by the shared runner
+    (:func:`mythzoo.evaluation.play_games`), game ``g`` dealt ``seed + g``."""
     obs_rows: list[np.ndarray] = []
     mask_rows: list[np.ndarray] = []
     actions: list[int] = []
     returns: list[float] = []
     learners = set(learner_agents)
     envs = [make_env() for _ in range(min(batch, games))]
-    role = {a: envs[0].unwrapped.agent_role(a) for a in envs[0].possible_agents}
-    for start in range(0, games, len(envs)):
-        live = list(range(min(len(envs), games - start)))
-        # Per game and learner agent: the row index of each decision and the rewards after it.
-        trail: list[dict[str, list[tuple[int, float]]]] = [{} for _ in live]
-        for j in live:
-            envs[j].reset(seed=seed + start + j)
-        while live:
-            groups: dict[str, list[tuple[int, str, dict[str, np.ndarray]]]] = {}
-            still = []
-            for j in live:
-                env = envs[j]
-                agent = env.agent_selection
-                for a in learners & set(env.agents):  # rewards paid since each learner's last decision
-                    steps = trail[j].get(a)
-                    if steps:
-                        row, r = steps[-1]
-                        steps[-1] = (row, r + float(env._cumulative_rewards[a]))
-                        env._cumulative_rewards[a] = 0.0  # counted once (the next step of `a` clears it anyway)
-                if env.terminations[agent] or env.truncations[agent]:
-                    continue
-                o = env.observe(agent)
-                groups.setdefault(role[agent], []).append((j, agent, o))
-                still.append(j)
-            for items in groups.values():
-                obs = np.stack([o["observation"] for _, _, o in items])
-                masks = np.stack([o["action_mask"] for _, _, o in items])
-                labels = teacher.act_batch(obs, masks, items[0][1])
-                played = list(labels)
-                seats = [k for k, (_, agent, _) in enumerate(items) if agent in learners]
-                if actor is not None and seats:  # the actor plays the learner's seats, the teacher the rest
-                    for k, b in zip(seats, actor.act_batch(obs[seats], masks[seats], items[seats[0]][1])):
-                        played[k] = b
-                for (j, agent, o), a, b in zip(items, labels, played):
-                    if agent in learners:
-                        trail[j].setdefault(agent, []).append((len(actions), 0.0))
-                        obs_rows.append(o["observation"])
-                        mask_rows.append(o["action_mask"])
-                        actions.append(int(a))
-                        returns.append(0.0)
-                    envs[j].step(int(b))
-            live = still
-        for per_agent in trail:  # discounted returns, backwards through each agent's decisions
-            for steps in per_agent.values():
-                g = 0.0
-                for row, r in reversed(steps):
-                    g = r + gamma * g
-                    returns[row] = g
+    u = envs[0].unwrapped
+    n = len(u.possible_agents)
+    tables = [Table(GameRecord(u.env_name, {}, n, seed + g, ["teacher"] * n, [None] * n), ["teacher"] * n) for g in range(games)]
+    # Per game and learner agent: the row of each decision and the rewards that followed it (the
+    # agent's reward since its last action, read at its next decision or at the end).
+    trail: list[dict[str, list[tuple[int, float]]]] = [{} for _ in range(games)]
+
+    def decide(_: object, items: list[Decision]) -> list[int]:
+        obs, masks = stack(items)
+        labels = teacher.act_batch(obs, masks, items[0].agent)
+        played = list(labels)
+        seats = [k for k, d in enumerate(items) if d.agent in learners]
+        if actor is not None and seats:  # the actor plays the learner's seats, the teacher the rest
+            for k, b in zip(seats, actor.act_batch(obs[seats], masks[seats], items[seats[0]].agent)):
+                played[k] = b
+        for d, a in zip(items, labels):
+            if d.agent in learners:
+                steps = trail[d.game].setdefault(d.agent, [])
+                if steps:
+                    row, r = steps[-1]
+                    steps[-1] = (row, r + d.reward)
+                steps.append((len(actions), 0.0))
+                obs_rows.append(d.observation)
+                mask_rows.append(d.mask)
+                actions.append(int(a))
+                returns.append(0.0)
+        return played
+
+    def close(g: int, record: GameRecord) -> None:  # the rewards after each learner's last decision
+        for agent, steps in trail[g].items():
+            row, r = steps[-1]
+            steps[-1] = (row, r + record.final_rewards[record.agents.index(agent)])
+        for steps in trail[g].values():  # discounted returns, backwards through each agent's decisions
+            ret = 0.0
+            for row, r in reversed(steps):
+                ret = r + gamma * ret
+                returns[row] = ret
+
+    play_games(envs, tables, decide=decide, on_end=close)
     return {
         "obs": np.asarray(obs_rows, dtype=np.float32),
         "masks": np.asarray(mask_rows, dtype=bool),

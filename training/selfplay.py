@@ -8,7 +8,9 @@ call per opponent policy per round over all games where that policy is to move.
 Credit: a game can end on an opponent's move. The learner's reward is then read from the env's
 accumulated rewards for the learner's agent, so it always reaches the learner (PettingZoo's own
 SB3 tutorial lost it: PettingZoo issue #1147). The learner never sees an all-zero mask: it is
-only asked to act when it is the agent to move in a live game.
+only asked to act when it is the agent to move in a live game. A finished game counts for the
+opponents' weighting by the sign of the learner's return
+(``mythzoo.evaluation.outcome.score_from_return``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
+from mythzoo.evaluation.outcome import score_from_return
 from mythzoo.policies.base import BasePolicy
 
 
@@ -165,7 +168,7 @@ class SelfPlayVecEnv(VecEnv):
                 if env.terminations[agent] or env.truncations[agent]:
                     learner = self.learner[i]
                     obs = env.observe(learner)["observation"]
-                    finished.append((i, float(env._cumulative_rewards[learner]), bool(env.truncations[agent]), obs))
+                    finished.append((i, float(env.cumulative_reward(learner)), bool(env.truncations[agent]), obs))
                     continue
                 o = env.observe(agent)
                 if agent == self.learner[i]:
@@ -216,7 +219,7 @@ class SelfPlayVecEnv(VecEnv):
         # Rewards paid between the learner's moves (a game's shaped per-step rewards, or an
         # opponent's move that ends the game) accumulate in the env for the learner's agent since
         # its last action: read them for every game, not only for games that ended.
-        rewards = np.array([g._cumulative_rewards[self.learner[i]] for i, g in enumerate(self.games)], dtype=np.float32)
+        rewards = np.array([g.cumulative_reward(self.learner[i]) for i, g in enumerate(self.games)], dtype=np.float32)
         dones = np.zeros(n, dtype=bool)
         infos: list[dict[str, Any]] = [{} for _ in range(n)]
         for i in range(n):
@@ -231,8 +234,7 @@ class SelfPlayVecEnv(VecEnv):
                 "learner_agent": self.learner[i],
                 "opponents": dict(self.seat_policy[i]),
             }
-            ret = self.returns[i]  # the game's return: its sign is the result in every reward mode
-            score = 1.0 if ret > 0 else 0.5 if ret == 0 else 0.0
+            score = score_from_return(self.returns[i])  # the game's return: its sign is the result in every reward mode
             learner_team = self.team[self.learner[i]]
             for role, key in {(self.role[a], k) for a, k in self.seat_policy[i].items() if self.team[a] != learner_team}:
                 self.pools[role].record(key, score)

@@ -1,0 +1,184 @@
+"""The one game loop: many games in lockstep, one policy call per policy and role per round.
+
+Everything in mythzoo that plays whole games goes through :func:`play_games`: tournaments and
+``mythzoo play`` (one game at a time, ``batched=False``), ``mythzoo demo``, the training's fast
+evaluation (``mythzoo.training.batch_eval.evaluate_vs``) and the warm start's demonstrations
+(``mythzoo.training.pretrain.collect_demonstrations``). Self-play (``training/selfplay.py``) keeps
+its own loop: it stops each game at the learner's turn for SB3, which no evaluation needs.
+
+Each game is a :class:`Table`: a :class:`GameRecord` to fill (its ``seed`` is the env's reset
+seed) and the policy key of every seat. Games are played in waves of ``len(envs)``: the games of a
+wave start together; every round, each unfinished game has its agent to move, the pending
+decisions are grouped by (the seat's policy key, the agent's role) in order of first appearance,
+and each group is decided by one call: the policy's ``act_batch`` (``batched=False``: ``act`` per
+decision, so a policy draws from its generator exactly as in a game played alone) or the caller's
+``decide``. The env is seen through the AEC API only (``reset``, ``last``, ``observe``, ``step``,
+``agent_role``); a done agent takes its ``None`` step as in ``agent_iter``, and its final reward is
+its ``last()`` reward then. A policy may raise :class:`StopGame` (a person who quits): the call
+stops, and the games not over keep what they played, unfinished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from mythzoo.evaluation.records import GameRecord, env_scores
+
+
+class StopGame(Exception):
+    """Raised by a policy (e.g. a person who types ``q``) to stop a game; the record is kept, unfinished."""
+
+
+@dataclass
+class Table:
+    """One game to play: the record to fill and the policy key of each seat."""
+
+    record: GameRecord
+    seats: Sequence[Hashable]
+
+
+@dataclass
+class Decision:
+    """One pending decision: the game (index into the tables of the call), who moves, what it sees."""
+
+    game: int
+    agent: str
+    seat: int
+    observation: np.ndarray
+    mask: np.ndarray
+    reward: float  # the agent's reward since its previous action (its ``last()`` reward)
+
+
+# decide(policy key, decisions of one group) -> one action per decision
+Decide = Callable[[Hashable, list[Decision]], Sequence[int]]
+# on_action(game, agent, seat, action) after each action is chosen; on_end(game, record) as each game ends
+OnAction = Callable[[int, str, int, int], None]
+OnEnd = Callable[[int, GameRecord], None]
+
+
+def stack(decisions: Sequence[Decision]) -> tuple[np.ndarray, np.ndarray]:
+    """The observations and masks of ``decisions`` as two arrays (one row each)."""
+    return np.stack([d.observation for d in decisions]), np.stack([d.mask for d in decisions])
+
+
+class GameInProgress:
+    """One game in progress on one env: the bookkeeping that ends up in its record (the runner's,
+    and :mod:`~mythzoo.evaluation.replay`'s, which steps a record's actions through it)."""
+
+    __slots__ = ("env", "record", "seats", "seat_of", "role", "final", "returns")
+
+    def __init__(self, env: Any, table: Table):
+        u = env.unwrapped
+        record = table.record
+        env.reset(seed=record.seed)
+        agents = list(u.possible_agents)
+        record.agents, record.env_config = agents, dict(getattr(u, "config", {}) or {})
+        self.env, self.record, self.seats = env, record, table.seats
+        self.seat_of = {a: i for i, a in enumerate(agents)}
+        self.role = {a: u.agent_role(a) for a in agents}
+        self.final: dict[str, float] = {}
+        self.returns = dict.fromkeys(agents, 0.0)
+
+    def next_decision(self, game: int) -> Decision | None:
+        """Step the done agents; the next decision, or None when the game is over (record filled)."""
+        env, record = self.env, self.record
+        while env.agents:
+            agent = env.agent_selection
+            _, reward, term, trunc, _ = env.last(observe=False)
+            reward = float(reward)
+            self.returns[agent] += reward
+            if term or trunc:
+                self.final[agent] = reward
+                record.terminated |= bool(term)
+                record.truncated |= bool(trunc)
+                env.step(None)
+                continue
+            obs = env.observe(agent)
+            return Decision(game, agent, self.seat_of[agent], obs["observation"], obs["action_mask"], reward)
+        agents = record.agents
+        record.final_rewards = [self.final.get(a, 0.0) for a in agents]
+        record.returns = [self.returns[a] for a in agents]
+        record.scores = env_scores(env, agents)
+        record.finished = True
+        return None
+
+    def apply(self, decision: Decision, action: int, on_action: OnAction | None) -> None:
+        """Record ``action`` (noting an illegal one), show it to ``on_action`` and play it."""
+        record = self.record
+        mask = decision.mask
+        if 0 <= action < len(mask) and not mask[action]:
+            record.illegal = {"seat": decision.seat, "decision": len(record.actions), "action": action}
+        record.actions.append(action)
+        if on_action is not None:
+            on_action(decision.game, decision.agent, decision.seat, action)
+        self.env.step(action)
+
+
+def play_games(
+    envs: Sequence[Any],
+    tables: Sequence[Table],
+    policies: Mapping[Hashable, Any] | None = None,
+    *,
+    batched: bool = True,
+    decide: Decide | None = None,
+    on_action: OnAction | None = None,
+    on_end: OnEnd | None = None,
+) -> list[GameRecord]:
+    """Play every table's game on ``envs`` (waves of ``len(envs)`` games in lockstep) and return the
+    records in table order. ``policies`` maps a seat's key to its policy (unused with ``decide``)."""
+    if not envs:
+        raise ValueError("need at least one env")
+    if decide is None:
+        if policies is None:
+            raise ValueError("give the policies, or decide")
+        decide = _batch_decide(policies) if batched else _row_decide(policies)
+    try:
+        for start in range(0, len(tables), len(envs)):
+            games = {start + j: GameInProgress(env, t) for j, (env, t) in enumerate(zip(envs, tables[start:start + len(envs)]))}
+            live = list(games)
+            while live:
+                groups: dict[tuple[Hashable, str], list[Decision]] = {}
+                still = []
+                for g in live:
+                    game = games[g]
+                    d = game.next_decision(g)
+                    if d is None:
+                        if on_end is not None:
+                            on_end(g, game.record)
+                        continue
+                    groups.setdefault((game.seats[d.seat], game.role[d.agent]), []).append(d)
+                    still.append(g)
+                for (key, _), items in groups.items():
+                    for d, a in zip(items, decide(key, items)):
+                        games[d.game].apply(d, int(a), on_action)
+                live = still
+    except StopGame:
+        pass
+    return [t.record for t in tables]
+
+
+def _batch_decide(policies: Mapping[Hashable, Any]) -> Decide:
+    def decide(key: Hashable, items: list[Decision]) -> Sequence[int]:
+        obs, masks = stack(items)
+        return policies[key].act_batch(obs, masks, items[0].agent)
+
+    return decide
+
+
+def _row_decide(policies: Mapping[Hashable, Any]) -> Decide:
+    def decide(key: Hashable, items: list[Decision]) -> Sequence[int]:
+        policy = policies[key]
+        return [policy.act(d.observation, d.mask, d.agent) for d in items]
+
+    return decide
+
+
+def play_one(env: Any, policies: Sequence[Any], record: GameRecord, on_action: OnAction | None = None) -> GameRecord:
+    """Play ``record``'s game on ``env`` with ``policies[i]`` in seat ``i``, each decision through
+    ``act()``; ``on_action(0, agent, seat, action)`` sees every decision. Returns ``record``, filled."""
+    table = Table(record, range(len(policies)))
+    return play_games([env], [table], dict(enumerate(policies)), batched=False, on_action=on_action)[0]
