@@ -24,14 +24,15 @@ def canonical_digest(data: Any) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def read_json(path: Path, error: type[Exception]) -> Any:
-    """The JSON in ``path``; ``error`` with a one-line message if it cannot be read or parsed."""
+def read_json(path: Path, error: type[Exception], what: str = "data file") -> Any:
+    """The JSON in ``path``; ``error`` with a one-line message if it cannot be read or parsed
+    (``what`` names the file's role in the message, e.g. ``card set``)."""
     try:
         if path.stat().st_size > MAX_JSON_BYTES:
             raise error(f"{path}: larger than {MAX_JSON_BYTES} bytes; not a data file")
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        raise error(f"cannot read data file {path}: {e.strerror or e}") from e
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from e
     except UnicodeDecodeError as e:
         raise error(f"{path}: not UTF-8 text ({e.reason})") from e
     try:
@@ -47,10 +48,13 @@ class DataFile(Generic[T]):
 
     ``files=None``: ``path`` is one JSON file and ``parse(raw, source)`` gets its content.
     ``files=(...)``: ``path`` is a folder and ``parse(raws, source)`` gets a tuple, one per file.
+    ``what`` names the data in the message of a file that cannot be read (``cannot read card set ...``).
     """
 
-    def __init__(self, default: Path, parse: Callable[[Any, str], T], error: type[Exception], files: Sequence[str] | None = None):
+    def __init__(self, default: Path, parse: Callable[[Any, str], T], error: type[Exception], files: Sequence[str] | None = None,
+                 what: str = "data file"):
         self.default = default
+        self.what = what
         self.parse = parse
         self.error = error
         self.files = tuple(files) if files is not None else None
@@ -66,7 +70,7 @@ class DataFile(Generic[T]):
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        raws = [read_json(q, self.error) for q in paths]
+        raws = [read_json(q, self.error, self.what) for q in paths]
         data = self.parse(raws[0] if self.files is None else tuple(raws), str(p))
         self._cache[key] = data
         return data

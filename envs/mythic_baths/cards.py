@@ -1,18 +1,22 @@
-"""Mythic Baths card sets: loading, validation and the derived tables the engine uses.
+"""Mythic Baths card sets: the file format, its validation and the derived tables the engine uses.
 
 The rulebook prints the component counts but no card contents. ``data/reconstructed.json``
 is our reconstruction; a user with the real cards writes a file of the same shape and passes
-``card_set=<path>``. Every file is validated when it is loaded, so a broken file fails at
-``reset``-time construction with a message that names the problem, never mid-game.
+``card_set=<path>``. The format is declared once, as typed models (:class:`CardSetFile` and the
+models it holds): strict types (a ``true`` is never a number), declared ranges, and no unknown
+keys. Every file is validated when it is loaded, so a broken file fails at construction with a
+one-line message naming the file, the entry and the field, never mid-game.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator, model_validator
+
+from mythzoo.envs.core.data import DataFile, canonical_digest
 
 DEFAULT_CARD_SET = Path(__file__).parent / "data" / "reconstructed.json"
 
@@ -37,12 +41,163 @@ MANAGER_EFFECTS = (
     "water_mage",
     "wind_mage",
 )
+TROUBLESOME_NEEDS = 6  # "Troublesome guests require 6 ingredients" (rulebook)
 
 
 class CardSetError(ValueError):
     """A card-set file is missing, malformed, or breaks a printed count or rule."""
 
 
+# ------------------------------------------------------------------------- the file format
+def _exactly(n: int, noun: str) -> AfterValidator:
+    """A list of exactly ``n`` entries (a printed count), with the count's own words in the message."""
+
+    def check(v: list) -> list:
+        if len(v) != n:
+            raise ValueError(f"must list {n} {noun}, got {len(v)}")
+        return v
+
+    return AfterValidator(check)
+
+
+class _Closed(BaseModel):
+    """A closed JSON object: strict types, no unknown keys, immutable once read."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+Creature = Literal[CREATURES]
+Amber = Annotated[StrictInt, Field(ge=0, le=20)]
+
+
+class IngredientCardEntry(_Closed):
+    """``{"ingredients": ["tea", "oil"], "count": 2}``: ``count`` copies of a card showing these 1 or 2 ingredients."""
+
+    ingredients: list[StrictStr]
+    count: StrictInt = Field(default=1, ge=1)
+
+    @field_validator("ingredients")
+    @classmethod
+    def _one_or_two(cls, v: list[str]) -> list[str]:
+        if not 1 <= len(v) <= 2:
+            raise ValueError(f"a card shows 1 or 2 ingredients, got {len(v)}")
+        return v
+
+
+class RegularGuestEntry(_Closed):
+    """A regular guest: its creature, the ingredients it needs (a type listed once per unit) and its amber."""
+
+    name: StrictStr | None = None
+    creature: Creature
+    needs: list[StrictStr] = Field(min_length=1)
+    amber: Amber
+
+
+class TroublesomeGuestEntry(_Closed):
+    """A troublesome guest: the creature whose ability it has, its 6 ingredients and its amber."""
+
+    name: StrictStr | None = None
+    ability: Creature
+    needs: list[StrictStr]
+    amber: Amber
+
+    @field_validator("needs")
+    @classmethod
+    def _six(cls, v: list[str]) -> list[str]:
+        if len(v) != TROUBLESOME_NEEDS:
+            raise ValueError(f"troublesome guests require exactly {TROUBLESOME_NEEDS} ingredients (rulebook), got {len(v)}")
+        return v
+
+
+class ManagerEntry(_Closed):
+    """A manager card: its effect (one of :data:`MANAGER_EFFECTS`) and printed name."""
+
+    name: StrictStr | None = None
+    effect: Literal[MANAGER_EFFECTS]
+
+
+class CardSetFile(_Closed):
+    """A whole card-set file. Checks that span entries (known ingredient names, the printed card
+    total, each manager effect once) run after every entry is valid."""
+
+    name: StrictStr | None = None
+    description: StrictStr | None = None
+    ingredients: list[StrictStr]
+    creatures: list[StrictStr] = list(CREATURES)
+    favour_tokens_per_creature: StrictInt = 5
+    ingredient_cards: list[IngredientCardEntry]
+    regular_guests: Annotated[list[RegularGuestEntry], _exactly(PRINTED_COUNTS["regular_guests"], "cards")]
+    troublesome_guests: Annotated[list[TroublesomeGuestEntry], _exactly(PRINTED_COUNTS["troublesome_guests"], "cards")]
+    managers: Annotated[list[ManagerEntry], _exactly(PRINTED_COUNTS["managers"], "managers")]
+
+    @field_validator("ingredients")
+    @classmethod
+    def _ingredient_names(cls, v: list[str]) -> list[str]:
+        if not 2 <= len(v) <= 8:
+            raise ValueError(f"must be a list of 2 to 8 names, got {len(v)}")
+        if len(set(v)) != len(v):
+            raise ValueError("ingredient names must be unique")
+        return v
+
+    @field_validator("creatures")
+    @classmethod
+    def _five_creatures(cls, v: list[str]) -> list[str]:
+        if tuple(v) != CREATURES:
+            raise ValueError(f"must be {list(CREATURES)} (the five favour-token creatures)")
+        return v
+
+    @field_validator("favour_tokens_per_creature")
+    @classmethod
+    def _tokens(cls, v: int) -> int:
+        if v * len(CREATURES) != PRINTED_COUNTS["favour_tokens"]:
+            raise ValueError(f"favour tokens must total {PRINTED_COUNTS['favour_tokens']} (5 per creature), got {v} per creature")
+        return v
+
+    @model_validator(mode="after")
+    def _across_entries(self) -> CardSetFile:
+        known = self.ingredients
+        for section, rows in (("ingredient_cards", self.ingredient_cards), ("regular_guests", self.regular_guests),
+                              ("troublesome_guests", self.troublesome_guests)):
+            for i, row in enumerate(rows):
+                for x in row.ingredients if section == "ingredient_cards" else row.needs:
+                    if x not in known:
+                        raise ValueError(f"{section}[{i}]: unknown ingredient {x!r}; known: {list(known)}")
+        total = sum(c.count for c in self.ingredient_cards)
+        if total != PRINTED_COUNTS["ingredient_cards"]:
+            raise ValueError(f"{total} ingredient cards; the game has {PRINTED_COUNTS['ingredient_cards']}")
+        if sorted(m.effect for m in self.managers) != sorted(MANAGER_EFFECTS):
+            raise ValueError(f"each of the {len(MANAGER_EFFECTS)} manager effects must appear exactly once")
+        return self
+
+
+def _error_line(e: ValidationError, source: str) -> str:
+    """The first validation error as one line: ``<file>: <entry>: '<field>' <what is wrong>``."""
+    err = e.errors(include_url=False)[0]
+    loc = err["loc"]
+    last = max((i for i, x in enumerate(loc) if isinstance(x, str)), default=-1)
+    place = "".join(f"[{x}]" if isinstance(x, int) else (f".{x}" if i else x) for i, x in enumerate(loc[:last])) if last > 0 else ""
+    field = "".join(f"[{x}]" if isinstance(x, int) else x for x in loc[last:]) if last >= 0 else ""
+    kind, ctx, got = err["type"], err.get("ctx") or {}, err.get("input")
+    if kind == "missing":
+        what = f"missing key {field!r}"
+    elif kind == "extra_forbidden":
+        what = f"unknown key {field!r}"
+    elif kind in ("model_type", "model_attributes_type", "dict_type"):
+        what = f"{field!r} must be a JSON object" if field else "the top level must be a JSON object"
+    elif kind == "value_error":
+        what = f"{field!r} {ctx['error']}" if field else str(ctx["error"])
+    else:
+        text = {
+            "literal_error": f"must be one of {ctx.get('expected', '')}",
+            "int_type": "must be an integer", "string_type": "must be a string", "list_type": "must be a list",
+            "greater_than_equal": f"must be >= {ctx.get('ge')}", "less_than_equal": f"must be <= {ctx.get('le')}",
+            "too_short": f"must list at least {ctx.get('min_length')} entries",
+        }.get(kind, err["msg"][:1].lower() + err["msg"][1:])
+        what = f"{field!r} {text}, got {got!r}"
+    return ": ".join(x for x in (source, place, what) if x)
+
+
+# ----------------------------------------------------------------------- the engine's tables
 @dataclass(frozen=True)
 class Guest:
     """One guest card. ``needs`` counts each ingredient type; ``ability`` is set for troublesome guests."""
@@ -96,136 +251,52 @@ def all_kinds(num_types: int) -> tuple[tuple[int, ...], ...]:
     return tuple(singles + pairs)
 
 
-def _require(cond: bool, where: str, msg: str) -> None:
-    if not cond:
-        raise CardSetError(f"{where}: {msg}")
-
-
-def _ingredient_index(name: Any, ingredients: tuple[str, ...], where: str) -> int:
-    _require(isinstance(name, str) and name in ingredients, where, f"unknown ingredient {name!r}; known: {list(ingredients)}")
-    return ingredients.index(name)
-
-
 def parse_card_set(data: Any, source: str = "<card set>") -> CardSet:
-    """Validate a card-set dict (the JSON file's content) and build a :class:`CardSet`."""
-    _require(isinstance(data, dict), source, "the top level must be a JSON object")
-    for key in ("ingredients", "ingredient_cards", "regular_guests", "troublesome_guests", "managers"):
-        _require(key in data, source, f"missing key {key!r}")
-    ingredients = data["ingredients"]
-    _require(
-        isinstance(ingredients, list) and 2 <= len(ingredients) <= 8 and all(isinstance(i, str) for i in ingredients),
-        source,
-        "'ingredients' must be a list of 2 to 8 names",
-    )
-    _require(len(set(ingredients)) == len(ingredients), source, "ingredient names must be unique")
-    ingredients = tuple(ingredients)
-    creatures = tuple(data.get("creatures", CREATURES))
-    _require(creatures == CREATURES, source, f"'creatures' must be {list(CREATURES)} (the five favour-token creatures)")
-    per_creature = data.get("favour_tokens_per_creature", 5)
-    _require(
-        isinstance(per_creature, int) and per_creature * len(CREATURES) == PRINTED_COUNTS["favour_tokens"],
-        source,
-        f"favour tokens must total {PRINTED_COUNTS['favour_tokens']} (5 per creature)",
-    )
-
+    """Validate a card-set file's content (:class:`CardSetFile`) and build a :class:`CardSet`."""
+    try:
+        f = CardSetFile.model_validate(data)
+    except ValidationError as e:
+        raise CardSetError(_error_line(e, source)) from None
+    ingredients = tuple(f.ingredients)
     kinds = all_kinds(len(ingredients))
     counts = [0] * len(kinds)
-    for i, card in enumerate(data["ingredient_cards"]):
-        where = f"{source}: ingredient_cards[{i}]"
-        _require(isinstance(card, dict) and "ingredients" in card, where, "needs an 'ingredients' list")
-        ing = card["ingredients"]
-        _require(isinstance(ing, list) and 1 <= len(ing) <= 2, where, "a card shows 1 or 2 ingredients")
-        key = tuple(sorted(_ingredient_index(x, ingredients, where) for x in ing))
-        count = card.get("count", 1)
-        _require(isinstance(count, int) and count >= 1, where, "'count' must be a positive integer")
-        counts[kinds.index(key)] += count
-    _require(
-        sum(counts) == PRINTED_COUNTS["ingredient_cards"],
-        source,
-        f"{sum(counts)} ingredient cards; the game has {PRINTED_COUNTS['ingredient_cards']}",
-    )
-
+    for card in f.ingredient_cards:
+        counts[kinds.index(tuple(sorted(ingredients.index(x) for x in card.ingredients)))] += card.count
     guests: list[Guest] = []
-    for section, troublesome in (("regular_guests", False), ("troublesome_guests", True)):
-        rows = data[section]
-        _require(
-            isinstance(rows, list) and len(rows) == PRINTED_COUNTS[section],
-            source,
-            f"'{section}' must list {PRINTED_COUNTS[section]} cards, got {len(rows) if isinstance(rows, list) else type(rows).__name__}",
-        )
+    for section, rows in (("regular_guests", f.regular_guests), ("troublesome_guests", f.troublesome_guests)):
+        troublesome = section == "troublesome_guests"
         for i, row in enumerate(rows):
-            where = f"{source}: {section}[{i}]"
-            _require(isinstance(row, dict), where, "each guest is an object")
-            creature_name = row.get("ability" if troublesome else "creature")
-            _require(creature_name in CREATURES, where, f"creature/ability {creature_name!r} is not one of {list(CREATURES)}")
-            needs_list = row.get("needs")
-            _require(isinstance(needs_list, list) and len(needs_list) >= 1, where, "'needs' must list the required ingredients")
-            if troublesome:
-                _require(len(needs_list) == 6, where, "troublesome guests require exactly 6 ingredients (rulebook)")
             needs = [0] * len(ingredients)
-            for x in needs_list:
-                needs[_ingredient_index(x, ingredients, where)] += 1
-            amber = row.get("amber")
-            _require(isinstance(amber, int) and 0 <= amber <= 20, where, "'amber' must be an integer 0-20")
-            c = CREATURES.index(creature_name)
-            guests.append(
-                Guest(
-                    gid=len(guests),
-                    name=str(row.get("name", f"{section}_{i}")),
-                    creature=c,
-                    needs=tuple(needs),
-                    amber=amber,
-                    troublesome=troublesome,
-                    ability=c if troublesome else -1,
-                )
-            )
-    managers = data["managers"]
-    _require(isinstance(managers, list) and len(managers) == PRINTED_COUNTS["managers"], source, "there must be 10 managers")
-    effects = []
-    for i, m in enumerate(managers):
-        _require(isinstance(m, dict) and m.get("effect") in MANAGER_EFFECTS, f"{source}: managers[{i}]", f"'effect' must be one of {list(MANAGER_EFFECTS)}")
-        effects.append(m["effect"])
-    _require(sorted(effects) == sorted(MANAGER_EFFECTS), source, "each of the 10 manager effects must appear exactly once")
-
+            for x in row.needs:
+                needs[ingredients.index(x)] += 1
+            c = CREATURES.index(row.ability if troublesome else row.creature)  # type: ignore[union-attr]
+            guests.append(Guest(gid=len(guests), name=row.name if row.name is not None else f"{section}_{i}", creature=c,
+                                needs=tuple(needs), amber=row.amber, troublesome=troublesome, ability=c if troublesome else -1))
     kind_units = []
     for k in kinds:
         units = [0] * len(ingredients)
         for t in k:
             units[t] += 1
         kind_units.append(tuple(units))
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
     return CardSet(
-        name=str(data.get("name", source)),
+        name=f.name if f.name is not None else source,
         ingredients=ingredients,
         creatures=CREATURES,
-        tokens_per_creature=per_creature,
+        tokens_per_creature=f.favour_tokens_per_creature,
         kinds=kinds,
         kind_units=tuple(kind_units),
         kind_counts=tuple(counts),
         guests=tuple(guests),
-        managers=tuple(effects),
-        manager_names=tuple(str(m.get("name", m["effect"])) for m in managers),
-        digest=hashlib.sha256(canonical).hexdigest(),
+        managers=tuple(m.effect for m in f.managers),
+        manager_names=tuple(m.name if m.name is not None else m.effect for m in f.managers),
+        digest=canonical_digest(data),  # of the file as written: states and checkpoints record it
     )
 
 
-_CACHE: dict[str, CardSet] = {}
+CARD_SETS = DataFile(DEFAULT_CARD_SET, parse_card_set, CardSetError, what="card set")
 
 
 def load_card_set(path: str | Path | None = None) -> CardSet:
-    """Load and validate a card-set JSON file (the reconstruction when ``path`` is None)."""
-    p = Path(path) if path is not None else DEFAULT_CARD_SET
-    key = str(p.resolve())
-    if key in _CACHE:
-        return _CACHE[key]
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CardSetError(f"cannot read card set {p}: {e.strerror or e}") from e
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CardSetError(f"{p}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from e
-    cs = parse_card_set(data, str(p))
-    _CACHE[key] = cs
-    return cs
+    """Load and validate a card-set JSON file (the reconstruction when ``path`` is None); read once
+    per version of the file."""
+    return CARD_SETS.load(path)

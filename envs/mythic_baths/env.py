@@ -21,6 +21,7 @@ from typing import Any
 
 from mythzoo.envs.core.actions import ActionTable
 from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythic_baths.cards import load_card_set
 from mythzoo.envs.mythic_baths.observation import MythicBathsObserver
 from mythzoo.envs.mythic_baths.render import render_text
@@ -106,8 +107,4 @@ class raw_env(MythzooAECEnv):
         return {a: sc[i] for i, a in enumerate(self.possible_agents)}
 
 
-def env(**kwargs: Any) -> raw_env:
-    """Mythic Baths with PettingZoo's standard wrapper behaviour built in: an illegal action
-    ends the game with -1 for the offender; out-of-range actions and steps before reset raise."""
-    kwargs["_strict"] = False
-    return raw_env(**kwargs)
+env = standard_env(raw_env)

@@ -4,7 +4,8 @@ Seats are relative: index 0 is the observer, 1 the player on their left, and so 
 network plays every seat. Sizes are those of 5 players for every player count (absent seats
 and baths are zero with their ``present`` flag off). Other players' hands appear only as
 sizes; the decks appear only as sizes; the discard pile is face up and appears in full.
-Values are scaled to roughly [0, 1] by the constants below.
+Values are scaled to roughly [0, 1] by the constants below. :func:`build_layout` declares every
+piece once; the docs' table, the feature names and the encoder's offsets all come from it.
 """
 
 from __future__ import annotations
@@ -69,259 +70,261 @@ def build_layout(rules: MythicBathsRules) -> ObservationLayout:
 
 
 class MythicBathsObserver:
-    """Fills a seat's observation vector in place; the same layout for every seat.
+    """Fills a seat's observation vector; the same layout for every seat.
 
-    Speed: :meth:`encode_list` builds the vector as a Python list (the definition); the env's
-    :meth:`observation` joins packed pieces with the same float32 values: precomputed one-hot rows,
-    only the numbers packed. Each guest's static bath row (flags, creature, needs) is precomputed,
-    so a bath costs one slice copy.
+    Speed: :meth:`observation` joins packed blocks in layout order: precomputed one-hot rows, the
+    numbers packed with ``struct``, zeros where a piece is empty (absent seats, no treatment in
+    progress). What changes rarely is kept between calls: each seat's bath rows, the discard
+    pile's counts, each seat's own hand and what each player's guests give. Every cache entry
+    holds copies of the state values it was built from and is reused only while they are equal,
+    so any state (a clone, one restored by ``set_state``, a hand-edited one) gets exactly what a
+    fresh encoding gives, with nothing to invalidate; the caches live here, never in the state,
+    and are not pickled. The definition to check against is the test oracle
+    ``tests/oracles/mythic_baths.py``.
     """
 
-    def __deepcopy__(self, memo: dict) -> "MythicBathsObserver":
-        """Static tables, never mutated: a deep copy of an env shares them."""
+    def __deepcopy__(self, memo: dict) -> MythicBathsObserver:
+        """Static tables and value-keyed caches: a deep copy of an env shares them."""
         return self
 
     def __init__(self, rules: MythicBathsRules):
         self.rules = rules
+        self.n = rules.n
         cs = rules.cs
-        self._layout = build_layout(rules)
-        self.o = {p.name: p.offset for p in self._layout.pieces}
-        o = self.o  # offsets as attributes: the hot path avoids dict lookups
-        self.o_phase, self.o_game, self.o_hand, self.o_discard, self.o_manager = (
-            o["phase"], o["game"], o["hand"], o["discard_pile"], o["manager"])
-        self.seat_w = len(SEAT_FIELDS) + len(TOKEN_FIELDS)
-        self.supply_bases = [o["supply"] + i * cs.num_kinds for i in range(SUPPLY_SIZE)]
-        self.seat_bases = [o["seat"] + r * self.seat_w for r in range(MAX_SEATS)]
-        self.bath_w = len(bath_fields(cs))
-        T, G = cs.num_types, len(rules.guests)
-        self.f_creature = len(BATH_FIELDS)
-        self.f_needs = self.f_creature + len(CREATURES)
-        self.f_nourish = self.f_needs + T
+        self._layout = L = build_layout(rules)
+        self.size = L.size
+        self.nbytes = 4 * L.size
+        K, T, G = cs.num_kinds, cs.num_types, len(rules.guests)
+        # The vector is made of blocks joined in layout order: one per piece, except one per supply
+        # slot and two per present seat (its fields, its favour tokens). ``blank`` holds every block's
+        # zeros; ``at[piece]`` is the index of a piece's first block. Where each block lands is the
+        # layout's offset of its piece (checked below), never an offset of our own.
+        seat_w = L.by_name["seat"].shape[1]
+        self.token_w = seat_w - len(SEAT_FIELDS)  # a seat row: SEAT_FIELDS, then TOKEN_FIELDS
+        blocks: list[int] = []  # floats per block
+        at: dict[str, int] = {}
+        for p in L.pieces:
+            at[p.name] = len(blocks)
+            if p.name == "supply":
+                blocks += [K] * SUPPLY_SIZE
+            elif p.name == "seat":
+                blocks += [len(SEAT_FIELDS), self.token_w] * rules.n + [seat_w * (MAX_SEATS - rules.n)]
+            else:
+                blocks.append(p.size)
+        self.blank = [bytes(4 * w) for w in blocks]
+        assert [4 * sum(blocks[: at[p.name]]) for p in L.pieces] == [4 * p.offset for p in L.pieces] and sum(blocks) == L.size
+        self.i_phase, self.i_game, self.i_hand, self.i_supply, self.i_discard, self.i_manager = (
+            at["phase"], at["game"], at["hand"], at["supply"], at["discard_pile"], at["manager"])
+        self.i_seat, self.i_bath, self.i_pay_bath, self.i_pay_need, self.i_pay = at["seat"], at["bath"], at["pay_bath"], at["pay_need"], at["pay"]
+        self.i_supply_end = self.i_supply + SUPPLY_SIZE
+        assert len(GAME_FIELDS) == L.by_name["game"].size and len(PAY_FIELDS) == L.by_name["pay"].size
+        # Packed one-hot rows, built from the layout: a view of a zero vector with one entry set.
+
+        def onehot(piece: str, *index: int) -> bytes:
+            v = np.zeros(L.size, dtype=np.float32)
+            p = L.by_name[piece]
+            if index:
+                L.views(v)[piece][index] = 1.0
+            return v[p.offset : p.offset + p.size].tobytes()
+
+        def first_row(piece: str, width: int, *index: int) -> bytes:
+            """Row 0 of a 2-d piece (``width`` floats), with one entry set if ``index`` is given."""
+            return onehot(piece, *index)[: 4 * width]
+
+        self.phase_rows = [onehot("phase", i) for i in range(L.by_name["phase"].size)]
+        self.manager_rows = [onehot("manager", i) for i in range(L.by_name["manager"].size)]
+        self.pay_bath_rows = [onehot("pay_bath", b) for b in range(MAX_BATHS)]
+        self.supply_rows = [first_row("supply", K, 0, k) for k in range(K)] + [first_row("supply", K)]  # index -1: an empty slot
+        # Bath rows: field indices by name.
+        bf = bath_fields(cs)
+        self.bath_w = bw = len(bf)
+        self.bath_nbytes = 4 * L.by_name["bath"].size
+        f = bf.index
+        self.f_present, self.f_dirty, self.f_partial, self.f_cards, self.f_extra = (
+            f("present"), f("dirty"), f("partially_treated"), f("cards_on_guest"), f("extra_provided"))
+        self.f_tatz, self.f_owl, self.f_sea = f("extra_required"), f("owlbear_adjacent"), f("sea_lion_adjacent")
+        self.f_needs, self.f_nourish = f(f"needs_{cs.ingredients[0]}"), f("nourished_by_seat+0")
         # One precomputed row per guest (as it sits in a clean bath, untreated).
-        table = np.zeros((G, self.bath_w), dtype=np.float32)
+        table = np.zeros((G, bw), dtype=np.float32)
         for g in rules.guests:
             row = table[g.gid]
-            row[0] = row[2] = 1.0
-            row[3] = float(g.troublesome)
-            row[4] = g.amber / 10.0
-            row[self.f_creature + g.creature] = 1.0
+            row[f("present")] = row[f("has_guest")] = 1.0
+            row[f("troublesome")] = float(g.troublesome)
+            row[f("amber")] = g.amber / 10.0
+            row[f(f"creature_{CREATURES[g.creature]}")] = 1.0
             row[self.f_needs : self.f_needs + T] = np.asarray(g.needs, dtype=np.float32) / 3.0
-        self.bath_rows = [row.tolist() for row in table[:G]]
+        self.bath_rows = [row.tolist() for row in table]
         self.trouble_of = [g.troublesome for g in rules.guests]
-        self.size = self._layout.size
-        self._make_packers()
+        self.needs_of = [g.needs for g in rules.guests]
         self.amber_of = [g.amber for g in rules.guests]
         self.is_jackalope = [g.creature == JACKALOPE for g in rules.guests]
-        self.needs_of = [g.needs for g in rules.guests]
-        # Packed one-hot rows for the byte-built head (:meth:`_head_bytes`).
-        K, L = cs.num_kinds, self._layout
-
-        def onehot(n: int, i: int) -> bytes:
-            v = [0.0] * n
-            if i >= 0:
-                v[i] = 1.0
-            return struct.pack(f"<{n}f", *v)
-
-        self.phase_rows = [onehot(L.by_name["phase"].size, i) for i in range(L.by_name["phase"].size)]
-        self.supply_rows = [onehot(K, k) for k in range(K)] + [onehot(K, -1)]  # index -1: an empty slot
-        self.manager_rows = [onehot(L.by_name["manager"].size, i) for i in range(L.by_name["manager"].size)]
-        self.absent_seats = bytes(4 * self.seat_w * (MAX_SEATS - rules.n))
-        self.zero_tail = bytes(4 * self.tail_size)
-        self.token_rows: dict[tuple[int, ...], bytes] = {}  # bounded: 3 states per creature
-        names = [p.name for p in L.pieces]
-        assert names[: names.index("bath")] == ["phase", "game", "hand", "supply", "discard_pile", "manager", "seat"]
-        assert L.by_name["game"].size == 10 and self.seat_w == 8 + 2 * len(CREATURES)
+        self._make_packers()
+        self._clear_caches()
 
     def __getstate__(self) -> dict:
-        """Pickling: a compiled ``struct.Struct`` cannot be pickled, so it is rebuilt on load."""
-        return {k: v for k, v in self.__dict__.items() if not k.endswith("_packer")}
+        """Pickling: the compiled ``struct.Struct`` and the caches are rebuilt on load."""
+        return {k: v for k, v in self.__dict__.items() if not k.endswith(("_packer", "_cache", "_memo"))}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._make_packers()
+        self._clear_caches()
 
     def _make_packers(self) -> None:
-        # The vector is head (before the baths) + bath rows + tail (the treatment in progress); the
-        # layout declares the baths between seat and pay_bath, and the asserts keep it so.
-        L = self._layout
-        self.head_size = L.offset("bath")
-        self.tail_size = L.size - L.offset("pay_bath")
-        assert L.offset("pay_bath") == self.head_size + L.by_name["bath"].size
-        self._game_packer = struct.Struct("<10f")
-        self._kinds_packer = struct.Struct(f"<{self.rules.K}f")
-        self._seat_packer = struct.Struct("<8f")
-        self._discard_key: tuple | None = None  # the state's discard_counts tuple last packed, and its bytes
-        self._discard_bytes = b""
+        L, K = self._layout, self.rules.K
+        self._game_packer = struct.Struct(f"<{L.by_name['game'].size}f")
+        self._kinds_packer = struct.Struct(f"<{K}f")
+        self._seat_packer = struct.Struct(f"<{len(SEAT_FIELDS)}f")
         self._bath_packer = struct.Struct(f"<{L.by_name['bath'].size}f")
-        self._tail_packer = struct.Struct(f"<{self.tail_size}f")
-        self.nbytes = 4 * L.size
+        self._need_packer = struct.Struct(f"<{L.by_name['pay_need'].size}f")
+        self._pay_packer = struct.Struct(f"<{L.by_name['pay'].size}f")
+
+    def _clear_caches(self) -> None:
+        # Each entry keeps copies of the state values it was built from, then what they give.
+        self._bath_cache: dict[int, tuple] = {}  # seat -> (the bath values..., packed rows)
+        self._hand_cache: dict[int, tuple[list[int], bytes]] = {}  # seat -> (its hand, packed)
+        self._guests_cache: dict[int, tuple] = {}  # player -> (collected guests, their seat fields), see _guest_values
+        self._discard_cache: tuple[list[int], bytes] | None = None  # (discard pile, packed counts)
+        self._token_memo: dict[tuple[int, ...], bytes] = {}  # a seat's token states -> packed flags (3^5 at most)
 
     def layout(self, seat: int) -> ObservationLayout:
         """Every seat shares one layout."""
         return self._layout
-
-    def bath_block(self, s: State, seat: int) -> list[float]:
-        """The bath rows of ``seat``'s view: each guest's precomputed row, then what changed."""
-        R, T, n = self.rules, self.rules.T, self.rules.n
-        bw = self.bath_w
-        v = [0.0] * (MAX_BATHS * bw)  # slots beyond this game's baths stay zero (present = 0)
-        table, trouble = self.bath_rows, self.trouble_of
-        tatz, owl, sea = R.adjacency(s)
-        fneeds = self.f_needs
-        for b, x in enumerate(s.bath_guest):
-            base = b * bw
-            if x < 0:
-                v[base] = 1.0
-                if s.bath_dirty[b]:
-                    v[base + 1] = 1.0
-            else:
-                v[base : base + bw] = table[x]
-                if trouble[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
-                    filled, needs = s.bath_filled[b], self.needs_of[x]
-                    v[base + 8] = 1.0
-                    v[base + 9] = len(s.bath_cards[b]) / 6.0
-                    v[base + 10] = float(s.bath_extra[b])
-                    v[base + fneeds : base + fneeds + T] = [(needs[t] - filled[t]) / 3.0 for t in range(T)]
-            if tatz[b]:
-                v[base + 5] = float(tatz[b])
-            if owl[b]:
-                v[base + 6] = float(owl[b])
-            if sea[b]:
-                v[base + 7] = float(sea[b])
-        fn = self.f_nourish
-        for p in range(n):
-            b = s.nourish[p]
-            if b >= 0:
-                v[b * bw + fn + (p - seat) % n] = 1.0
-        return v
 
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten)."""
         out[:] = self.observation(s, seat)
 
     def observation(self, s: State, seat: int) -> np.ndarray:
-        """``seat``'s view of ``s`` as a new (writable) float32 vector.
-
-        Built as bytes joined from pieces: before the baths, precomputed one-hot rows and packed
-        numbers (:meth:`_head_bytes`; ``struct`` is 2x faster than ``np.array(list)``), then the bath
-        rows packed from the cache, and the payment part, packed only while a treatment is in progress."""
-        parts = self._head_bytes(s, seat)
-        parts.append(self._baths(s, seat)[1])
-        parts.append(self._tail_packer.pack(*self._tail(s)) if s.pay_bath >= 0 else self.zero_tail)
-        return np.frombuffer(bytearray().join(parts), np.float32)
-
-    def encode_list(self, s: State, seat: int) -> list[float]:
-        """``seat``'s view of ``s`` as a Python list (the same values as :meth:`observation`)."""
-        return self._head(s, seat) + self._baths(s, seat)[0] + self._tail(s)
-
-    def _baths(self, s: State, seat: int) -> tuple[list[float], bytes]:
-        """The bath rows, rebuilt only when the rules say a bath changed (``bath_version``)."""
-        cache = s.obs_cache
-        if cache is None:
-            cache = s.obs_cache = {}
-        hit = cache.get(seat)
-        if hit is None or hit[0] != s.bath_version:
-            rows = self.bath_block(s, seat)
-            hit = cache[seat] = (s.bath_version, rows, self._bath_packer.pack(*rows))
-        return hit[1], hit[2]
-
-    def _head(self, s: State, seat: int) -> list[float]:
-        """Everything before the baths: phase, game, hand, supply, discard pile, manager, seats."""
-        n, K = self.rules.n, self.rules.K
-        v = [0.0] * self.head_size
-        v[self.o_phase + s.phase] = 1.0
-        g = self.o_game
-        v[g : g + 10] = (
+        """``seat``'s view of ``s`` as a new (writable) float32 vector."""
+        n = self.n
+        parts = self.blank.copy()  # the blocks in layout order, zeros unless set
+        parts[self.i_phase] = self.phase_rows[s.phase]
+        parts[self.i_game] = self._game_packer.pack(
             n / 5.0, s.turn / 200.0, s.final_trigger >= 0, s.turns_left / 5.0, len(s.deck) / 50.0,
             len(s.discard) / 50.0, len(s.guest_deck) / 45.0, len(s.manager_deck) / 10.0, s.main_done, s.bonus_done,
         )
-        h = self.o_hand
-        v[h : h + K] = map(THIRDS.__getitem__, s.hands[seat])
-        for base, k in zip(self.supply_bases, s.supply):
-            if k >= 0:
-                v[base + k] = 1.0
-        counts = s.discard_counts  # recounted only when the rules changed the pile (discard_version)
-        if counts is None or counts[0] != s.discard_version:
-            pile = [0.0] * K
-            for k in s.discard:
-                pile[k] += 0.2
-            counts = s.discard_counts = (s.discard_version, pile)
-        d = self.o_discard
-        v[d : d + K] = counts[1]
-        v[self.o_manager + s.manager] = 1.0
-        # Seats, relative to the observer (bools and ints pack as 0/1 floats).
-        amber_of, is_jack = self.amber_of, self.is_jackalope
-        mover = -1 if s.over else s.current
-        for base, p in zip(self.seat_bases, range(seat, seat + n)):
-            p %= n
-            col = s.collected[p]
-            v[base : base + 8] = (
-                1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, len(col) / 8.0,
-                sum(map(amber_of.__getitem__, col)) / AMBER_SCALE, p == mover, p == s.final_trigger,
-                sum(map(is_jack.__getitem__, col)) / 3.0,
-            )
-            tokens = s.tokens[p]
-            if any(tokens):
-                for c, t in enumerate(tokens):
-                    if t:
-                        v[base + 8 + 2 * c + (t == TOKEN_USED)] = 1.0
-        return v
-
-    def _head_bytes(self, s: State, seat: int) -> list[bytes]:
-        """:meth:`_head` as packed pieces (the same float32 values): one-hot pieces are precomputed
-        rows, only the numbers are packed."""
-        n = self.rules.n
-        game = self._game_packer.pack(
-            n / 5.0, s.turn / 200.0, s.final_trigger >= 0, s.turns_left / 5.0, len(s.deck) / 50.0,
-            len(s.discard) / 50.0, len(s.guest_deck) / 45.0, len(s.manager_deck) / 10.0, s.main_done, s.bonus_done,
-        )
+        hand = s.hands[seat]
+        cached = self._hand_cache.get(seat)
+        if cached is None or cached[0] != hand:
+            cached = self._hand_cache[seat] = (list(hand), self._kinds_packer.pack(*map(THIRDS.__getitem__, hand)))
+        parts[self.i_hand] = cached[1]
         sup = self.supply_rows
-        parts = [self.phase_rows[s.phase], game, self._kinds_packer.pack(*map(THIRDS.__getitem__, s.hands[seat]))]
-        parts += [sup[k] for k in s.supply]
-        counts = s.discard_counts  # recounted only when the rules changed the pile (discard_version)
-        if counts is None or counts[0] != s.discard_version:
-            pile = [0.0] * self.rules.K
-            for k in s.discard:
-                pile[k] += 0.2
-            counts = s.discard_counts = (s.discard_version, pile)
-        if counts is not self._discard_key:  # the tuple is kept, so its identity is never reused while cached
-            self._discard_bytes = self._kinds_packer.pack(*counts[1])
-            self._discard_key = counts
-        parts.append(self._discard_bytes)
-        parts.append(self.manager_rows[s.manager])
-        amber_of, is_jack, pack, token_rows = self.amber_of, self.is_jackalope, self._seat_packer.pack, self.token_rows
+        parts[self.i_supply : self.i_supply_end] = [sup[k] for k in s.supply]
+        cached = self._discard_cache
+        if cached is None or cached[0] != s.discard:
+            cached = self._discard_cache = (list(s.discard), self._discard_bytes(s.discard))
+        parts[self.i_discard] = cached[1]
+        parts[self.i_manager] = self.manager_rows[s.manager]
+        # Seats, relative to the observer (bools and ints pack as 0/1 floats). What a player's guests
+        # give (count, amber, Jackalopes) is kept per player with the guests it was counted from.
         mover = -1 if s.over else s.current
+        guests, pack, tokens_row = self._guests_cache, self._seat_packer.pack, self._tokens_row
+        i = self.i_seat
         for p in range(seat, seat + n):
             p %= n
             col = s.collected[p]
-            parts.append(pack(
-                1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, len(col) / 8.0,
-                sum(map(amber_of.__getitem__, col)) / AMBER_SCALE, p == mover, p == s.final_trigger,
-                sum(map(is_jack.__getitem__, col)) / 3.0,
-            ))
-            key = tuple(s.tokens[p])
-            row = token_rows.get(key)
-            if row is None:
-                v = [0.0] * (2 * len(key))
-                for c, tok in enumerate(key):
-                    if tok:
-                        v[2 * c + (tok == TOKEN_USED)] = 1.0
-                row = token_rows[key] = struct.pack(f"<{len(v)}f", *v)
-            parts.append(row)
-        parts.append(self.absent_seats)
-        return parts
-
-    def _tail(self, s: State) -> list[float]:
-        """The treatment in progress (all zero outside the payment phase)."""
-        v = [0.0] * self.tail_size
+            g = guests.get(p)
+            if g is None or g[0] != col:
+                g = guests[p] = self._guest_values(col)
+            parts[i] = pack(1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, g[1], g[2], p == mover, p == s.final_trigger, g[3])
+            tokens = s.tokens[p]
+            if any(tokens):
+                parts[i + 1] = tokens_row(tokens)
+            i += 2
+        c = self._bath_cache.get(seat)  # the bath rows: see _baths
+        if c is None or c[0] != s.bath_guest or c[1] != s.bath_dirty or c[2] != s.nourish or c[3] != self._progress(s, c[4]):
+            c = self._baths(s, seat)
+        parts[self.i_bath] = c[5]
         if s.pay_bath >= 0:
-            T, base = self.rules.T, self.o["pay_bath"]
-            v[s.pay_bath] = 1.0
-            pn = self.o["pay_need"] - base
-            v[pn : pn + T] = [c / 3.0 for c in s.pay_need]
-            pf = self.o["pay"] - base
-            v[pf : pf + 9] = (
-                float(s.pay_extra), float(s.pay_surplus > 0), float(s.pay_modified), float(s.pay_token), float(s.pay_amber),
-                float(s.pay_fire), float(s.pay_chef), float(s.pay_fresh), s.pay_units / 6.0,
-            )
+            self._pay_parts(parts, s)
+        return np.frombuffer(bytearray().join(parts), np.float32)
+
+    # ------------------------------------------------------------------ pieces
+    def _guest_values(self, col: list[int]) -> tuple[list[int], float, float, float]:
+        """(a copy of) a player's collected guests, then their seat fields: guests/8, amber on them/30, Jackalopes/3."""
+        return (list(col), len(col) / 8.0, sum(map(self.amber_of.__getitem__, col)) / AMBER_SCALE,
+                sum(map(self.is_jackalope.__getitem__, col)) / 3.0)
+
+    def _discard_bytes(self, discard: list[int]) -> bytes:
+        counts = [0] * self.rules.K
+        for k in discard:
+            counts[k] += 1
+        return self._kinds_packer.pack(*[c / 5.0 for c in counts])
+
+    def _tokens_row(self, tokens: list[int]) -> bytes:
+        """A seat's favour-token flags (active, used per creature: the TOKEN_FIELDS after a seat's
+        SEAT_FIELDS), packed; memoized by value."""
+        key = tuple(tokens)
+        row = self._token_memo.get(key)
+        if row is None:
+            v = [0.0] * (2 * len(key))
+            for c, tok in enumerate(key):
+                if tok:
+                    v[2 * c + (tok == TOKEN_USED)] = 1.0
+            row = self._token_memo[key] = struct.pack(f"<{len(v)}f", *v)
+        return row
+
+    def _pay_parts(self, parts: list[bytes], s: State) -> None:
+        """The treatment in progress (the blank zeros stay outside the payment phase)."""
+        parts[self.i_pay_bath] = self.pay_bath_rows[s.pay_bath]
+        parts[self.i_pay_need] = self._need_packer.pack(*[c / 3.0 for c in s.pay_need])
+        parts[self.i_pay] = self._pay_packer.pack(
+            float(s.pay_extra), float(s.pay_surplus > 0), float(s.pay_modified), float(s.pay_token), float(s.pay_amber),
+            float(s.pay_fire), float(s.pay_chef), float(s.pay_fresh), s.pay_units / 6.0,
+        )
+
+    def _baths(self, s: State, seat: int) -> tuple:
+        """Rebuild ``seat``'s bath cache entry: copies of every value the bath rows are read from (the
+        baths' guests, hence adjacency; dirt; nourish tokens; the progress on troublesome guests),
+        then the packed rows. :meth:`observation` reuses the entry while those values are equal."""
+        trouble = self.trouble_of
+        baths = tuple(b for b, x in enumerate(s.bath_guest) if x >= 0 and trouble[x])
+        c = self._bath_cache[seat] = (
+            list(s.bath_guest), list(s.bath_dirty), list(s.nourish), self._progress(s, baths), baths,
+            self._bath_packer.pack(*self._bath_block(s, seat)),
+        )
+        return c
+
+    @staticmethod
+    def _progress(s: State, baths: tuple[int, ...]) -> list:
+        """What the bath rows read of the treatment progress: only on troublesome guests (``baths``;
+        the same while the baths' guests are), as values (copies)."""
+        if not baths:
+            return []
+        return [(list(s.bath_filled[b]), len(s.bath_cards[b]), s.bath_extra[b]) for b in baths]
+
+    def _bath_block(self, s: State, seat: int) -> list[float]:
+        """The ``bath`` piece of ``seat``'s view: each guest's precomputed row, then what changed."""
+        R, T, n = self.rules, self.rules.T, self.rules.n
+        bw = self.bath_w
+        v = [0.0] * (MAX_BATHS * bw)  # slots beyond this game's baths stay zero (present = 0)
+        table, trouble = self.bath_rows, self.trouble_of
+        tatz, owl, sea = R.adjacency(s)
+        f_present, f_dirty, f_tatz, f_owl, f_sea, fneeds = self.f_present, self.f_dirty, self.f_tatz, self.f_owl, self.f_sea, self.f_needs
+        for b, x in enumerate(s.bath_guest):
+            base = b * bw
+            if x < 0:
+                v[base + f_present] = 1.0
+                if s.bath_dirty[b]:
+                    v[base + f_dirty] = 1.0
+            else:
+                v[base : base + bw] = table[x]
+                if trouble[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
+                    filled, needs = s.bath_filled[b], self.needs_of[x]
+                    v[base + self.f_partial] = 1.0
+                    v[base + self.f_cards] = len(s.bath_cards[b]) / 6.0
+                    v[base + self.f_extra] = float(s.bath_extra[b])
+                    v[base + fneeds : base + fneeds + T] = [(needs[t] - filled[t]) / 3.0 for t in range(T)]
+            if tatz[b]:
+                v[base + f_tatz] = float(tatz[b])
+            if owl[b]:
+                v[base + f_owl] = float(owl[b])
+            if sea[b]:
+                v[base + f_sea] = float(sea[b])
+        fn = self.f_nourish
+        for p in range(n):
+            b = s.nourish[p]
+            if b >= 0:
+                v[b * bw + fn + (p - seat) % n] = 1.0
         return v

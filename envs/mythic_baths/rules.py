@@ -1,23 +1,25 @@
-"""Mythic Baths rules engine: plain-data state, legal actions, and a step function.
+"""Mythic Baths rules engine: plain-data state, legal actions, and one handler per action range.
 
 No gymnasium/pettingzoo here. The state is a dataclass of ints and lists that copies cheaply
-and turns into JSON and back; all randomness comes from the state's own seeded Generator.
+and turns into JSON and back; all randomness comes from the state's own seeded Generator. What
+every engine shares (the legal-action cache, dispatch of an action id to ``act_<range name>``,
+JSON round trips, clones) is :class:`~mythzoo.envs.core.rules_base.RulesBase`'s; this module
+holds only the rules. The state carries nothing for the observer: the encoder keeps its own
+caches, keyed on the state's values.
 Rule passages are quoted in ``docs/rules/mythic_baths.md`` with the code and tests that
 implement them; comments here name the rule they implement.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from operator import ge
-from typing import Any
 
 import numpy as np
 
-from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.rng import make_rng
-from mythzoo.envs.core.serialize import fields_from_json, fields_to_json
+from mythzoo.envs.core.rules_base import RulesBase, build_handlers, state_fields
+from mythzoo.envs.core.validate import check_int, check_ints, check_rows, req
 from mythzoo.envs.mythic_baths.actions import SUPPLY_SIZE, build_action_table
 from mythzoo.envs.mythic_baths.cards import CardSet
 
@@ -81,35 +83,33 @@ class State:
     turns_left: int = 0  # turns still to play in the last round (incl. the trigger's own)
     turn: int = 0  # turns completed
     over: int = 0
-    legal: list[int] | None = field(default=None, compare=False, repr=False)
-    # (bath guests it was computed for, adjacent Tatzelwurms, Owlbears, Sea-Lions): derived, never serialized
-    board: tuple[list[int], list[int], list[int], list[int]] | None = field(default=None, compare=False, repr=False)
-    # Bumped whenever a bath, its guest's progress or a nourish token changes; observers cache the
-    # bath rows against it. Derived, never serialized.
-    bath_version: int = field(default=0, compare=False, repr=False)
-    obs_cache: dict[int, tuple[int, list[float], bytes]] | None = field(default=None, compare=False, repr=False)
-    board_legal: tuple[tuple, list[int], list[int], bool] | None = field(default=None, compare=False, repr=False)
-    # Bumped whenever the discard pile changes; the observer caches the pile's counts against it.
-    discard_version: int = field(default=0, compare=False, repr=False)
-    discard_counts: tuple[int, list[float]] | None = field(default=None, compare=False, repr=False)
+    legal: list[int] | None = field(default=None, compare=False, repr=False)  # RulesBase's legal-action cache
 
 
-DERIVED_FIELDS = ("legal", "board", "bath_version", "obs_cache", "board_legal", "discard_version", "discard_counts")  # caches, never serialized
-STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "rng" and f.name not in DERIVED_FIELDS)
+DERIVED_FIELDS = ("legal",)  # caches, never serialized
+STATE_FIELDS = state_fields(State, DERIVED_FIELDS)
 
 
-class MythicBathsRules:
-    """Static tables for one card set and player count; every method takes the state it works on."""
+class MythicBathsRules(RulesBase):
+    """Static tables for one card set and player count; every method takes the state it works on.
 
-    def __deepcopy__(self, memo: dict) -> "MythicBathsRules":
-        """Static tables, never mutated: a deep copy of an env shares them."""
-        return self
+    Two memos serve the legality computation (and the observer reads the first): the baths'
+    adjacent abilities (:meth:`adjacency`) and the board's nourish/clean legality
+    (:meth:`_board_legality`). Each keeps a copy of the state values it was computed from and is
+    used only while they are equal, so it holds for any state (a clone, a restored or hand-edited
+    one) and nothing has to invalidate it.
+    """
+
+    State = State
+    STATE_FIELDS = STATE_FIELDS
+    DERIVED_FIELDS = DERIVED_FIELDS
+    PHASE_NAMES = PHASE_NAMES
 
     def __init__(self, cs: CardSet, num_players: int):
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 5:
             raise ValueError(f"Mythic Baths is for 2-5 players; num_players={num_players!r}")
         self.cs = cs
-        self.n = num_players
+        self.n = self.num_players = num_players
         self.num_baths = num_players + 2  # Setup 1: 1 bath per player + 2
         self.T = cs.num_types
         self.K = cs.num_kinds
@@ -121,6 +121,7 @@ class MythicBathsRules:
         self.A_END, self.A_DECL, self.A_DISC, self.A_PAY = o("end_turn"), o("decline"), o("discard"), o("pay_card")
         self.A_PTOK, self.A_PAMB, self.A_FIRE, self.A_CHEF, self.A_STOP = o("pay_token"), o("pay_amber"), o("fire_mage"), o("head_chef"), o("stop_treating")
         self.num_actions = self.table.n
+        self.handlers = build_handlers(self, self.table)
         self.threshold = END_THRESHOLD[num_players]
         self.guests = cs.guests
         self.ability_of = [g.ability for g in cs.guests]
@@ -142,6 +143,19 @@ class MythicBathsRules:
                 self.allowed_kinds.append([all(t in ok_types for t in k) for k in cs.kinds])
             else:
                 self.allowed_kinds.append(None)
+        self._clear_memos()
+
+    def _clear_memos(self) -> None:
+        self._board: tuple | None = None  # (bath guests, (tatz, owl, sea)): see adjacency()
+        self._board_legal: tuple | None = None  # (key values, owners, nourishable, can clean): see _board_legality()
+
+    def __getstate__(self) -> dict:
+        """Pickling: the memos are left out (rebuilt on first use)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_board", "_board_legal")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._clear_memos()
 
     # ------------------------------------------------------------------ setup
     def initial_state(self, seed: int | None) -> State:
@@ -185,20 +199,6 @@ class MythicBathsRules:
         return s
 
     # ------------------------------------------------------------- queries
-    def legal_actions(self, s: State) -> list[int]:
-        """Sorted legal action ids for the player to move (empty when the game is over)."""
-        if s.legal is None:
-            self._refresh(s)
-        return s.legal  # type: ignore[return-value]
-
-    def current_player(self, s: State) -> int:
-        """Seat to move, -1 once the game is over."""
-        return -1 if s.over else s.current
-
-    def is_over(self, s: State) -> bool:
-        """Whether the game has ended."""
-        return bool(s.over)
-
     def turns_played(self, s: State) -> int:
         """Completed turns (the env's turn cap counts these)."""
         return s.turn
@@ -232,8 +232,9 @@ class MythicBathsRules:
         return any(x >= 0 and g[x].ability == ability for x in s.bath_guest)
 
     def adjacency(self, s: State) -> tuple[list[int], list[int], list[int]]:
-        """Per bath: adjacent Tatzelwurms, Owlbears and Sea-Lions (cached while the baths' guests are unchanged)."""
-        board = s.board
+        """Per bath: adjacent Tatzelwurms, Owlbears and Sea-Lions (memoized on the baths' guests;
+        the lists are shared, never to be changed by a caller)."""
+        board = self._board
         if board is None or board[0] != s.bath_guest:
             nb, ab = self.num_baths, self.ability_of
             abil = [ab[x] if x >= 0 else -1 for x in s.bath_guest]
@@ -248,7 +249,7 @@ class MythicBathsRules:
                             owl[b] += 1
                         elif a == SEA_LION:
                             sea[b] += 1
-            board = s.board = (list(s.bath_guest), tatz, owl, sea)
+            board = self._board = (list(s.bath_guest), tatz, owl, sea)
         return board[1], board[2], board[3]
 
     def _adjacent_ability(self, s: State, b: int, ability: int) -> int:
@@ -372,12 +373,16 @@ class MythicBathsRules:
                 continue
             return
 
+    # What follows every handler (RulesBase's hook): the new legal actions, with turns that have
+    # nothing left to decide ended. The same function, not a wrapper: one call less per action.
+    _after_action = _refresh
+
     def _board_legality(self, s: State) -> tuple[list[int], list[int], bool]:
         """Owners of the nourish tokens by bath, the baths that can be nourished, and whether Clean
         is possible. They depend only on the baths' guests and dirt, the nourish tokens and whether
-        guests remain, so they are cached against exactly those (compared by value: hand-edited
+        guests remain, so they are memoized on exactly those (compared by value: hand-edited
         states stay correct)."""
-        cached = s.board_legal
+        cached = self._board_legal
         key = (s.bath_guest, s.bath_dirty, s.nourish, bool(s.guest_deck))
         if cached is not None and cached[0] == key:
             return cached[1], cached[2], cached[3]
@@ -388,7 +393,7 @@ class MythicBathsRules:
         owl = self.adjacency(s)[1]
         nourishable = [b for b in range(self.num_baths) if self._nourish_ok(s, b, owners, owl)]
         can_clean = self._clean_ok(s)
-        s.board_legal = ((list(s.bath_guest), list(s.bath_dirty), list(s.nourish), bool(s.guest_deck)), owners, nourishable, can_clean)
+        self._board_legal = ((list(s.bath_guest), list(s.bath_dirty), list(s.nourish), bool(s.guest_deck)), owners, nourishable, can_clean)
         return owners, nourishable, can_clean
 
     def _compute_legal(self, s: State) -> list[int]:
@@ -541,129 +546,146 @@ class MythicBathsRules:
                     surplus += 1
         return need2, extra, (filled, surplus)
 
-    # ---------------------------------------------------------------- step
-    def apply(self, s: State, action: int, checked: bool = False) -> None:
-        """Apply a legal action for the player to move; raises IllegalActionError otherwise (state unchanged).
+    # ------------------------------------------------------------ handlers
+    # One per action range (``act_<range name>(s, argument)``), found by RulesBase from the decoded
+    # action id; each runs for the player to move, after the legality check.
+    def act_gather_supply(self, s: State, i: int) -> None:
+        """Take supply slot ``i``'s card: the gather action, the Earth Mage's second card, or the
+        Curator's/Whisperer's card (the phase says which)."""
+        ph = s.phase
+        kind = self._take_supply(s, s.current, i)
+        if ph in (P_TURN, P_GATHER):
+            s.main_done = 1
+            if self.cs.managers[s.manager] == "earth_mage" and self.single_kind[kind] and any(
+                k >= 0 and self.single_kind[k] for k in s.supply
+            ):
+                s.phase = P_EARTH  # Earth Mage: may take a second single-ingredient card
+                return
+        self._finish_action(s)
 
-        ``checked=True`` skips the legality test when the caller has just made it (the env does)."""
-        if not checked:
-            if action not in self.legal_actions(s):
-                raise IllegalActionError(self._illegal_message(s, action))
-            action = int(action)
-        self._do(s, action)
-        s.legal = None
-        self._refresh(s)
+    def act_gather_deck(self, s: State, _: int) -> None:
+        """Gather from the deck: draw its top card, then discard the supply and deal 5 fresh cards."""
+        s.main_done = 1
+        k = self._draw(s)
+        if k >= 0:
+            s.hands[s.current][k] += 1
+        s.discard.extend(c for c in s.supply if c >= 0)
+        s.supply = [self._draw(s) for _ in range(SUPPLY_SIZE)]
+        self._finish_action(s)
 
-    def _illegal_message(self, s: State, action: Any) -> str:
-        try:
-            what = self.table.label(int(action))
-        except (ValueError, TypeError):
-            what = repr(action)
-        if s.over:
-            return f"action {action} ({what}): the game is over"
-        legal = ", ".join(self.table.label(a) for a in s.legal or [])
-        return f"action {action} ({what}) is not legal for player {s.current} in phase {PHASE_NAMES[s.phase]}; legal: {legal}"
+    def act_gardener(self, s: State, i: int) -> None:
+        """Gardener: discard and refill supply slot ``i``, then gather."""
+        s.main_done = 1
+        s.discard.append(s.supply[i])
+        s.supply[i] = self._draw(s)
+        s.phase = P_GATHER
 
-    def _do(self, s: State, a: int) -> None:
-        p, ph = s.current, s.phase
-        if a < self.A_GD:  # gather_supply: take a supply card
-            i = a - self.A_GS
-            kind = self._take_supply(s, p, i)
-            if ph in (P_TURN, P_GATHER):
-                s.main_done = 1
-                if self.cs.managers[s.manager] == "earth_mage" and self.single_kind[kind] and any(
-                    k >= 0 and self.single_kind[k] for k in s.supply
-                ):
-                    s.phase = P_EARTH  # Earth Mage: may take a second single-ingredient card
-                    return
-            self._finish_action(s)
-        elif a == self.A_GD:
-            s.main_done = 1
-            k = self._draw(s)
-            if k >= 0:
-                s.hands[p][k] += 1
-            s.discard.extend(c for c in s.supply if c >= 0)
-            s.discard_version += 1
-            s.supply = [self._draw(s) for _ in range(SUPPLY_SIZE)]
-            self._finish_action(s)
-        elif a < self.A_NOUR:  # gardener: discard and refill one slot, then gather
-            i = a - self.A_GARD
-            s.main_done = 1
-            s.discard.append(s.supply[i])
-            s.discard_version += 1
-            s.supply[i] = self._draw(s)
-            s.phase = P_GATHER
-        elif a < self.A_TREAT:
-            s.main_done = 1
-            s.nourish[p] = a - self.A_NOUR
-            s.bath_version += 1
-            self._finish_action(s)
-        elif a < self.A_CLEAN:
-            s.main_done = 1
-            self._start_treatment(s, p, a - self.A_TREAT)
-        elif a == self.A_CLEAN:
-            s.main_done = 1
-            self._clean(s, p)
-        elif a == self.A_PASS:
-            s.main_done = 1
-            self._finish_action(s)
-        elif a < self.A_TJAC:  # Cerberus token: take a supply card, refill
-            self._use_token(s, p, CERBERUS)
-            self._take_supply(s, p, a - self.A_TCER)
-            self._finish_action(s)
-        elif a == self.A_TJAC:  # Jackalope token: 1 amber per Jackalope you have
-            self._use_token(s, p, JACKALOPE)
-            s.amber[p] += sum(1 for x in s.collected[p] if self.guests[x].creature == JACKALOPE)
-            self._finish_action(s)
-        elif a < self.A_TSEA:  # Owlbear token: nourish a guest
-            self._use_token(s, p, OWLBEAR)
-            s.nourish[p] = a - self.A_TOWL
-            s.bath_version += 1
-            self._finish_action(s)
-        elif a == self.A_TSEA:
-            self._use_token(s, p, SEA_LION)
-            self._clean(s, p)
-        elif a == self.A_END:
-            self._end_turn(s)
-        elif a == self.A_DECL:
-            self._finish_action(s)
-        elif a < self.A_PAY:  # discard down to the hand limit
-            k = a - self.A_DISC
-            s.hands[p][k] -= 1
-            s.discard.append(k)
-            s.discard_version += 1
-            self._finish_action(s)
-        elif a < self.A_PTOK:
-            self._pay_card(s, p, a - self.A_PAY)
-        elif a < self.A_PAMB:
-            s.pay_token = 1
-            self._use_token(s, p, TATZELWURM)  # "Counts as any 1 ingredient. This still counts as exact treatment."
-            self._pay_flex(s, p, a - self.A_PTOK, rewarded=True)
-        elif a < self.A_FIRE:
-            s.pay_amber = 1
-            s.amber[p] -= 1
-            s.pay_modified = 1  # Amber Appraiser: "does not count as an exact treatment"
-            self._pay_flex(s, p, a - self.A_PAMB, rewarded=False)
-        elif a < self.A_CHEF:
-            s.pay_fire = 1
-            s.pay_modified = 1
-            self._pay_flex(s, p, a - self.A_FIRE, rewarded=False)
-        elif a < self.A_STOP:
-            src, t = divmod(a - self.A_CHEF, self.T + 1)
-            s.pay_chef = 1
-            s.pay_modified = 1
-            hand = s.hands[p]
-            kd = self.kind_of_double[src]
-            if hand[kd] > 0:  # a double card shows two matching ingredients; it is preferred over two singles
-                hand[kd] -= 1
-                s.pay_cards.append(kd)
-            else:
-                ks = self.kind_of_single[src]
-                hand[ks] -= 2
-                s.pay_cards.extend((ks, ks))
-            self._pay_flex(s, p, t, rewarded=True)
-        else:  # stop_treating
-            self._end_troublesome_treatment(s, p, completed=False)
+    def act_nourish(self, s: State, b: int) -> None:
+        """Place (or move) the nourish token onto bath ``b``'s guest."""
+        s.main_done = 1
+        s.nourish[s.current] = b
+        self._finish_action(s)
+
+    def act_treat(self, s: State, b: int) -> None:
+        """Start treating bath ``b``'s guest; the payment decisions follow."""
+        s.main_done = 1
+        self._start_treatment(s, s.current, b)
+
+    def act_clean(self, s: State, _: int) -> None:
+        """Clean the dirty baths and welcome new guests."""
+        s.main_done = 1
+        self._clean(s, s.current)
+
+    def act_pass(self, s: State, _: int) -> None:
+        """The main action when none is possible."""
+        s.main_done = 1
+        self._finish_action(s)
+
+    def act_token_cerberus(self, s: State, i: int) -> None:
+        """Cerberus token: take supply slot ``i``'s card, refill."""
+        p = s.current
+        self._use_token(s, p, CERBERUS)
+        self._take_supply(s, p, i)
+        self._finish_action(s)
+
+    def act_token_jackalope(self, s: State, _: int) -> None:
+        """Jackalope token: 1 amber per Jackalope you have."""
+        p = s.current
+        self._use_token(s, p, JACKALOPE)
+        s.amber[p] += sum(1 for x in s.collected[p] if self.guests[x].creature == JACKALOPE)
+        self._finish_action(s)
+
+    def act_token_owlbear(self, s: State, b: int) -> None:
+        """Owlbear token: nourish bath ``b``'s guest."""
+        p = s.current
+        self._use_token(s, p, OWLBEAR)
+        s.nourish[p] = b
+        self._finish_action(s)
+
+    def act_token_sea_lion(self, s: State, _: int) -> None:
+        """Sea-Lion token: clean the baths."""
+        self._use_token(s, s.current, SEA_LION)
+        self._clean(s, s.current)
+
+    def act_end_turn(self, s: State, _: int) -> None:
+        """End the turn without using a favour token."""
+        self._end_turn(s)
+
+    def act_decline(self, s: State, _: int) -> None:
+        """Skip an optional follow-up (second Earth Mage card, Curator/Whisperer card)."""
+        self._finish_action(s)
+
+    def act_discard(self, s: State, k: int) -> None:
+        """Hand limit: discard one card of kind ``k``."""
+        s.hands[s.current][k] -= 1
+        s.discard.append(k)
+        self._finish_action(s)
+
+    def act_pay_card(self, s: State, k: int) -> None:
+        """Treatment: play one card of kind ``k``."""
+        self._pay_card(s, s.current, k)
+
+    def act_pay_token(self, s: State, t: int) -> None:
+        """Treatment: the Tatzelwurm token as ingredient ``t`` (``T``: the extra one)."""
+        p = s.current
+        s.pay_token = 1
+        self._use_token(s, p, TATZELWURM)  # "Counts as any 1 ingredient. This still counts as exact treatment."
+        self._pay_flex(s, p, t, rewarded=True)
+
+    def act_pay_amber(self, s: State, t: int) -> None:
+        """Treatment, Amber Appraiser: 1 amber as ingredient ``t``."""
+        p = s.current
+        s.pay_amber = 1
+        s.amber[p] -= 1
+        s.pay_modified = 1  # Amber Appraiser: "does not count as an exact treatment"
+        self._pay_flex(s, p, t, rewarded=False)
+
+    def act_fire_mage(self, s: State, t: int) -> None:
+        """Treatment, Fire Mage: ignore one required ingredient ``t`` of the nourished guest."""
+        s.pay_fire = 1
+        s.pay_modified = 1
+        self._pay_flex(s, s.current, t, rewarded=False)
+
+    def act_head_chef(self, s: State, arg: int) -> None:
+        """Treatment, Head Chef: two matching ingredients of type ``arg // (T + 1)`` as one of target ``arg % (T + 1)``."""
+        p = s.current
+        src, t = divmod(arg, self.T + 1)
+        s.pay_chef = 1
+        s.pay_modified = 1
+        hand = s.hands[p]
+        kd = self.kind_of_double[src]
+        if hand[kd] > 0:  # a double card shows two matching ingredients; it is preferred over two singles
+            hand[kd] -= 1
+            s.pay_cards.append(kd)
+        else:
+            ks = self.kind_of_single[src]
+            hand[ks] -= 2
+            s.pay_cards.extend((ks, ks))
+        self._pay_flex(s, p, t, rewarded=True)
+
+    def act_stop_treating(self, s: State, _: int) -> None:
+        """Troublesome guest: stop after a partial treatment."""
+        self._end_troublesome_treatment(s, s.current, completed=False)
 
     # --------------------------------------------------------- card piles
     def _draw(self, s: State) -> int:
@@ -674,7 +696,6 @@ class MythicBathsRules:
             pile = s.discard
             s.deck = [pile[i] for i in s.rng.permutation(len(pile))]
             s.discard = []
-            s.discard_version += 1
         return s.deck.pop()
 
     def _take_supply(self, s: State, p: int, i: int) -> int:
@@ -741,7 +762,6 @@ class MythicBathsRules:
                 self._finish_action(s)
 
     def _end_troublesome_treatment(self, s: State, p: int, completed: bool) -> None:
-        s.bath_version += 1
         b = s.pay_bath
         m = self.cs.managers[s.manager]
         if completed:
@@ -764,7 +784,6 @@ class MythicBathsRules:
 
     def _complete(self, s: State, p: int, b: int) -> None:
         """'When a guest's treatment is completed in full', steps 1-5, then token re-activation and the end check."""
-        s.bath_version += 1
         x = s.bath_guest[b]
         g = self.guests[x]
         m = self.cs.managers[s.manager]
@@ -787,7 +806,6 @@ class MythicBathsRules:
         s.bath_dirty[b] = 1
         s.discard.extend(s.bath_cards[b])
         s.discard.extend(s.pay_cards)
-        s.discard_version += 1
         s.bath_cards[b] = []
         s.bath_filled[b] = [0] * self.T
         s.bath_extra[b] = 0
@@ -803,7 +821,6 @@ class MythicBathsRules:
 
     # --------------------------------------------------------------- clean
     def _clean(self, s: State, p: int) -> None:
-        s.bath_version += 1
         m = self.cs.managers[s.manager]  # the manager when the action starts applies to it
         cleaned = 0
         for b in range(self.num_baths):
@@ -846,68 +863,28 @@ class MythicBathsRules:
     def _game_over(self, s: State) -> None:
         s.over = 1
         s.phase = P_OVER
-        s.legal = []
 
-    # ------------------------------------------------------- serialization
-    def to_json(self, s: State) -> dict[str, Any]:
-        """The whole state as JSON-ready data (RNG included)."""
-        return fields_to_json(s, STATE_FIELDS)
-
-    def from_json(self, d: Any) -> State:
-        """Validate and rebuild a state; raises ValueError naming the first inconsistency."""
-        kw = fields_from_json(d, STATE_FIELDS)
-        try:
-            s = State(**kw)
-        except TypeError as e:
-            raise ValueError(f"malformed game state: {e}") from e
-        self.validate(s)
-        s.legal = None
-        self._refresh_no_advance(s)
-        return s
-
-    def _refresh_no_advance(self, s: State) -> None:
-        s.legal = self._compute_legal(s)
-        if not s.over and not s.legal:
-            raise ValueError("state has no legal action for the player to move but is not over")
-
+    # ------------------------------------------------------- state checks
     def validate(self, s: State) -> None:
         """Check every invariant of a state: types, ranges, and conservation of cards, guests and tokens."""
         n, nb, K, T = self.n, self.num_baths, self.K, self.T
-
-        def req(cond: bool, msg: str) -> None:
-            if not cond:
-                raise ValueError(f"invalid game state: {msg}")
-
-        def ints(v: Any, length: int | None, lo: int, hi: int, name: str) -> None:
-            req(isinstance(v, list), f"{name} must be a list")
-            if length is not None:
-                req(len(v) == length, f"{name} must have length {length}")
-            req(all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in v), f"{name} entries must be ints in [{lo}, {hi}]")
+        ints = check_ints
 
         req(s.num_players == n, f"num_players {s.num_players} does not match the env's {n}")
         ints(s.deck, None, 0, K - 1, "deck")
         ints(s.discard, None, 0, K - 1, "discard")
         ints(s.supply, SUPPLY_SIZE, -1, K - 1, "supply")
-        req(isinstance(s.hands, list) and len(s.hands) == n, "hands must list one hand per player")
-        for p in range(n):
-            ints(s.hands[p], K, 0, 50, f"hands[{p}]")
+        check_rows(s.hands, n, K, 0, 50, "hands")
         ints(s.amber, n, 0, 10**6, "amber")
-        req(isinstance(s.collected, list) and len(s.collected) == n, "collected must list one pile per player")
-        for p in range(n):
-            ints(s.collected[p], None, 0, len(self.guests) - 1, f"collected[{p}]")
-        req(isinstance(s.tokens, list) and len(s.tokens) == n, "tokens must list one row per player")
-        for p in range(n):
-            ints(s.tokens[p], 5, 0, 2, f"tokens[{p}]")
+        check_rows(s.collected, n, None, 0, len(self.guests) - 1, "collected")
+        check_rows(s.tokens, n, 5, 0, 2, "tokens")
         ints(s.token_supply, 5, 0, self.cs.tokens_per_creature, "token_supply")
         ints(s.nourish, n, -1, nb - 1, "nourish")
         ints(s.bath_guest, nb, -1, len(self.guests) - 1, "bath_guest")
         ints(s.bath_dirty, nb, 0, 1, "bath_dirty")
         ints(s.bath_extra, nb, 0, 2, "bath_extra")
-        req(isinstance(s.bath_filled, list) and len(s.bath_filled) == nb, "bath_filled must have one row per bath")
-        req(isinstance(s.bath_cards, list) and len(s.bath_cards) == nb, "bath_cards must have one pile per bath")
-        for b in range(nb):
-            ints(s.bath_filled[b], T, 0, 6, f"bath_filled[{b}]")
-            ints(s.bath_cards[b], None, 0, K - 1, f"bath_cards[{b}]")
+        check_rows(s.bath_filled, nb, T, 0, 6, "bath_filled")
+        check_rows(s.bath_cards, nb, None, 0, K - 1, "bath_cards")
         ints(s.guest_deck, None, 0, len(self.guests) - 1, "guest_deck")
         ints(s.manager_deck, None, 0, len(self.cs.managers) - 1, "manager_deck")
         ints(s.pay_need, T, 0, 6, "pay_need")
@@ -920,7 +897,7 @@ class MythicBathsRules:
             ("take_mgr", -1, len(self.cs.managers) - 1), ("final_trigger", -1, n - 1), ("turns_left", 0, n),
             ("turn", 0, 10**7), ("over", 0, 1),
         ):
-            ints([getattr(s, name)], 1, lo, hi, name)
+            check_int(getattr(s, name), lo, hi, name)
         # Each ingredient card in exactly one place.
         count = [0] * K
         for pile in (s.deck, s.discard, s.pay_cards, *s.bath_cards):
@@ -961,21 +938,6 @@ class MythicBathsRules:
         else:
             req(s.pay_bath == -1 and not s.pay_cards, "treatment fields set outside the payment phase")
         req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
-
-    def clone(self, s: State) -> State:
-        """An independent copy (RNG included)."""
-        c = copy.copy(s)
-        for name in STATE_FIELDS:
-            v = getattr(s, name)
-            if isinstance(v, list):
-                setattr(c, name, [list(x) if isinstance(x, list) else x for x in v])
-        c.rng = copy.deepcopy(s.rng)
-        c.legal = list(s.legal) if s.legal is not None else None
-        c.board = None
-        c.obs_cache = None
-        c.board_legal = None
-        c.discard_counts = None
-        return c
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:

@@ -1,6 +1,49 @@
 """Mythic Baths, declared once (see :class:`mythzoo.envs.core.spec.GameSpec`)."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
 from mythzoo.envs.core.spec import GameSpec
+
+
+def max_decisions(kwargs: Mapping[str, Any]) -> int:
+    """The most decisions one game with these env kwargs can take: turns x decisions per turn.
+
+    Turns: the env truncates the game once ``max_turns`` turns are complete (default 120 per
+    player); every decision belongs to one of those turns, since the game also ends only at the
+    end of a turn. Nothing else bounds a game (players can gather and discard forever).
+
+    Decisions in one turn (the hand holds at most 6 cards whenever an action starts, because every
+    action ends by discarding down to 6):
+
+    - the main action, the longest of: treat (1), then payments, each filling at least one unit
+      still required (a card must supply a missing ingredient; a token, amber, the Fire Mage and
+      the Head Chef fill one), of at most ``N + 2`` (``N``: the card set's largest guest, 6 for
+      the troublesome ones; 2 extra for two adjacent Tatzelwurms), where stopping a troublesome
+      treatment takes the place of the unit left unpaid, so payments and the stop make at most
+      ``N + 2``; then the Creature Whisperer's supply card (1) and a discard (1): ``N + 5``.
+      Gather from the supply (1), the Earth Mage's second card (1), two discards (2): 4; Gardener
+      (1), gather (1), discard (1): 3; clean (1), the Bathing Curator's card (1), discard (1): 3;
+      gather from the deck and discard: 2; nourish or pass: 1;
+    - either the bonus or end turn, never both (end turn is asked only while a bonus is still
+      possible; a bonus used ends the turn once the main action is done): at most 3, the Sea-Lion
+      token's clean, Curator card and discard (Cerberus: card and discard, 2; the others 1; the
+      Tatzelwurm token is a payment, counted above).
+
+    So a turn takes at most ``(N + 5) + 3 = N + 8`` decisions (14 with our cards).
+    """
+    from mythzoo.envs.mythic_baths.cards import TROUBLESOME_NEEDS, load_card_set
+    from mythzoo.envs.mythic_baths.env import TURNS_PER_PLAYER
+
+    max_turns = kwargs.get("max_turns")
+    if max_turns is None:
+        max_turns = TURNS_PER_PLAYER * int(kwargs["num_players"])
+    cards = load_card_set(kwargs.get("card_set"))
+    largest = max(TROUBLESOME_NEEDS, *(sum(g.needs) for g in cards.guests))
+    return int(max_turns) * ((largest + 5) + 3)
+
 
 SPEC = GameSpec(
     name="mythic_baths",
@@ -45,4 +88,5 @@ SPEC = GameSpec(
         "pay_chef": "treatment in progress: 1 if the Head Chef was used",
         "over": "1 once the game has ended",
     },
+    max_decisions=max_decisions,
 )
