@@ -1,6 +1,8 @@
 """Mythwind: the Innkeeper rules engine: plain-data state, legal actions, and a step function.
 
-No gymnasium/pettingzoo here. The state is a dataclass of ints and lists that copies cheaply
+On the shared :class:`~mythzoo.envs.core.rules_base.RulesBase` (legal-action cache, legality
+checks, dispatch of an action id to its range's ``act_<range>`` handler, JSON, clones): this
+module writes the rules only. No gymnasium/pettingzoo here. The state is a dataclass of ints and lists that copies cheaply
 and turns into JSON and back; all randomness comes from the state's own seeded Generator.
 Rule passages are quoted in ``docs/rules/mythwind_innkeeper.md`` with the code and tests that
 implement them; comments here name the rule they implement.
@@ -352,13 +354,6 @@ class MythwindInnkeeperRules(RulesBase):
     def current_player(self, s: State) -> int:
         """The innkeeper (seat 0) until the campaign is over, then -1 (the state has no mover field)."""
         return -1 if s.over else 0
-
-    def _by_phase(self, steps: dict) -> list:
-        """A list indexed by phase of ``steps``' entries; any other phase has none (a bug if reached)."""
-        return [steps.get(ph, self._no_step) for ph in range(len(PHASE_NAMES))]
-
-    def _no_step(self, s: State, *arg: int) -> None:  # pragma: no cover -- only legal actions reach a step
-        raise AssertionError(f"no such step in phase {PHASE_NAMES[s.phase]}")
 
     def turns_played(self, s: State) -> int:
         """Days completed (the env's turn cap counts days)."""
@@ -853,6 +848,13 @@ class MythwindInnkeeperRules(RulesBase):
             handler(s, arg)
 
     _after_action = _settle
+
+    def _by_phase(self, steps: dict) -> list:
+        """A list indexed by phase of ``steps``' entries; any other phase has none (a bug if reached)."""
+        return [steps.get(ph, self._no_step) for ph in range(len(PHASE_NAMES))]
+
+    def _no_step(self, s: State, *arg: int) -> None:  # pragma: no cover -- only legal actions reach a step
+        raise AssertionError(f"no such step in phase {PHASE_NAMES[s.phase]}")
 
     # One handler per action range (``act_<range name>``, found by RulesBase.build_handlers); a range
     # shared by several steps (a guest, a slot, "done") goes on by phase.
