@@ -133,12 +133,16 @@ class WeatherModifier(Closed):
 
 
 class WeatherCard(Closed):
+    """A weather card: its type, event icon and the workers it aligns with."""
+
     type: WeatherType
     event: bool
     alignment: Alignment
 
 
 class Weather(Closed):
+    """The weather deck and what each type does to the guests welcomed."""
+
     types: list[str]
     guest_modifier: WeatherModifier
     deck: Annotated[list[WeatherCard], Field(min_length=1, max_length=60)]
@@ -152,6 +156,8 @@ class Weather(Closed):
 
 
 class Season(Closed):
+    """A season: guests welcomed more or fewer each day, weather counted as an event, its text."""
+
     name: str
     guest_modifier: span(-10, 10)
     event_weather: list[WeatherType]
@@ -191,6 +197,8 @@ class RenownTrack(Closed):
 
 # ------------------------------------------------------------------------ dice and rules
 class DieType(Closed):
+    """One type of worker die: how many there are and their faces (pips; 0 is a blank)."""
+
     count: span(0, 4)
     faces: Annotated[list[span(0, 6)], Field(min_length=1)]
 
@@ -203,6 +211,8 @@ class DieType(Closed):
 
 
 class WorkerDice(Closed):
+    """The worker dice by type."""
+
     sprite: DieType
     villager: DieType
 
@@ -231,6 +241,8 @@ class SkillSeasons(Closed):
 
 
 class Rules(Closed):
+    """The Town Charter's numbers: Setup, costs, skill slots, the bag and when skills come into play."""
+
     starting_coins: span(0, 1000)
     starting_gossip_cards: Annotated[int, Field(ge=0)]
     starting_accommodations: list[Annotated[int, Field(ge=0)]]
