@@ -369,35 +369,36 @@ class MythwindInnkeeperObserver:
         if c is None or c[0] != gst or c[1] != back or c[2] != party or c[3] != acc or c[4] != dmg:
             c = self._grid_cache = (list(gst), list(back), party, list(acc), list(dmg), self._grid_block(s, occupied))
         grid = c[5]
+        # Each block below: its cache checked, and rebuilt on a miss (the blocks' helpers never check again).
+        gl = s.guest_loc
         c = self._guest_cache
-        if c is None or c[0] != s.guest_loc:
-            guests = self._guests(s)
-        else:
-            guests = c[1]
+        if c is None or c[0] != gl:
+            c = self._guest_cache = (list(gl), b"".join(map(list.__getitem__, self.guest_rows, gl)))
+        guests = c[1]
+        al = s.acc_slot
         c = self._acc_cache
-        if c is None or c[0] != s.acc_slot:
-            accs = self._accs(s)
-        else:
-            accs = c[1]
+        if c is None or c[0] != al:
+            c = self._acc_cache = (list(al), b"".join(map(list.__getitem__, self.acc_rows, al)))
+        accs = c[1]
         gdeck, gbottom, hand = s.gdeck, s.gbottom, s.hand
+        lists = (gdeck, gbottom, hand, served, s.adventure)
         c = self._gossip_cache
-        if c is None or c[0] != (gdeck, gbottom, hand, served, s.adventure):
-            gossip = self._gossip(s)
-        else:
-            gossip = c[1]
+        if c is None or c[0] != lists:
+            c = self._gossip_cache = (tuple(map(list, lists)), self._gossip(lists))  # copies of the lists
+        gossip = c[1]
         learn = None  # None: no skill learnable now (the rows are the same as for all False)
         if ph == P_TOWN and s.coins >= self.rules.min_skill_cost[s.season]:
             learn = self._learnable(s)
+        sr = s.skill_row
         c = self._skills_cache
-        if c is None or c[0] != s.skill_row or c[1] != learn:
-            skills = self._skills(s, learn)
-        else:
-            skills = c[2]
+        if c is None or c[0] != sr or c[1] != learn:
+            c = self._skills_cache = (list(sr), learn, self._skills(sr, learn))
+        skills = c[2]
+        pips, used = s.dice, s.die_used
         c = self._dice_cache
-        if c is None or c[0] != s.dice or c[1] != s.die_used:
-            dice = self._dice(s)
-        else:
-            dice = c[2]
+        if c is None or c[0] != pips or c[1] != used:
+            c = self._dice_cache = (list(pips), list(used), b"".join([rows[p][u] for rows, p, u in zip(self.die_rows, pips, used)]))
+        dice = c[2]
         iu = s.improve_used
         buf = bytearray().join((  # the parts of PARTS, in order
             self.phase_rows[ph],
@@ -499,32 +500,16 @@ class MythwindInnkeeperObserver:
             cols.append(GRID_COL["party_token"])
         return self._token("grid", sl, cols, {GRID_COL["cost"]: R.acc_cost[a] / 15.0})
 
-    def _guests(self, s: State) -> bytes:
-        c = self._guest_cache
-        if c is None or c[0] != s.guest_loc:
-            gl = s.guest_loc
-            c = self._guest_cache = (list(gl), b"".join(map(list.__getitem__, self.guest_rows, gl)))
-        return c[1]
-
-    def _accs(self, s: State) -> bytes:
-        c = self._acc_cache
-        if c is None or c[0] != s.acc_slot:
-            al = s.acc_slot
-            c = self._acc_cache = (list(al), b"".join(map(list.__getitem__, self.acc_rows, al)))
-        return c[1]
-
-    def _gossip(self, s: State) -> bytes:
-        lists = (s.gdeck, s.gbottom, s.hand, s.served, s.adventure)
-        c = self._gossip_cache
-        if c is None or c[0] != lists:
-            key = tuple(map(tuple, lists))
-            data = self._gossip_memo.get(key)
-            if data is None:
-                if len(self._gossip_memo) >= MEMO_LIMIT:
-                    self._gossip_memo.clear()
-                data = self._gossip_memo[key] = self._gossip_block(lists)
-            c = self._gossip_cache = (tuple(map(list, lists)), data)  # copies of the lists
-        return c[1]
+    def _gossip(self, lists: tuple[list[int], ...]) -> bytes:
+        """The ``gossip`` block for the card lists (deck, deck bottom, hand, served, adventure),
+        memoized by their values (a few hands and decks recur all campaign)."""
+        key = tuple(map(tuple, lists))
+        data = self._gossip_memo.get(key)
+        if data is None:
+            if len(self._gossip_memo) >= MEMO_LIMIT:
+                self._gossip_memo.clear()
+            data = self._gossip_memo[key] = self._gossip_block(lists)
+        return data
 
     def _gossip_block(self, lists: tuple[list[int], ...]) -> bytes:
         """The ``gossip`` block for the card lists (deck, deck bottom, hand, served, adventure)."""
@@ -555,22 +540,10 @@ class MythwindInnkeeperObserver:
         learn = [r < 0 and free and coins >= cost[k] and season >= unlock[k] for k, r in enumerate(s.skill_row)]
         return learn if any(learn) else None
 
-    def _skills(self, s: State, learn: list[bool] | None) -> bytes:
+    def _skills(self, skill_row: list[int], learn: list[bool] | None) -> bytes:
         """The ``skills`` block (``learn`` from :meth:`_learnable`)."""
-        c = self._skills_cache
-        if c is None or c[0] != s.skill_row or c[1] != learn:
-            rows = self.skill_rows
-            if learn is None:  # index -1: not gained
-                data = b"".join(map(list.__getitem__, rows, s.skill_row))
-            else:  # index len(OPERATE): not gained and learnable now
-                data = b"".join([rows[k][len(OPERATE) if r < 0 and ok else r] for k, (r, ok) in enumerate(zip(s.skill_row, learn))])
-            c = self._skills_cache = (list(s.skill_row), learn, data)
-        return c[2]
-
-    def _dice(self, s: State) -> bytes:
-        """The ``dice`` block."""
-        c = self._dice_cache
-        if c is None or c[0] != s.dice or c[1] != s.die_used:
-            data = b"".join([rows[p][used] for rows, p, used in zip(self.die_rows, s.dice, s.die_used)])
-            c = self._dice_cache = (list(s.dice), list(s.die_used), data)
-        return c[2]
+        rows = self.skill_rows
+        if learn is None:  # index -1: not gained
+            return b"".join(map(list.__getitem__, rows, skill_row))
+        # index len(OPERATE): not gained and learnable now
+        return b"".join([rows[k][len(OPERATE) if r < 0 and ok else r] for k, (r, ok) in enumerate(zip(skill_row, learn))])
