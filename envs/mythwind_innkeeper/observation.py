@@ -362,7 +362,7 @@ class MythwindInnkeeperObserver:
         c = self._inn_cache
         if c is None or c[0] != acc or c[1] != dmg or c[2] != served:
             view = self.rules.inn_view(s)
-            c = self._inn_cache = (list(acc), list(dmg), list(served), self._inn_bytes(view.have, view.cnt), view.occ)
+            c = self._inn_cache = (list(acc), list(dmg), list(served), self._inn_bytes(view.have, view.cnt), list(view.occ))
         inn, occupied = c[3], c[4]
         gst, back, party = s.slot_guest, s.slot_back, s.party_slot
         c = self._grid_cache
