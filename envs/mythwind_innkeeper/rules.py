@@ -667,7 +667,7 @@ class MythwindInnkeeperRules(RulesBase):
         # The most frequent phases first (the phases are exclusive: the order is only speed).
         if ph == P_WORKER:
             dice, die_used, worker_used = s.dice, s.die_used, s.worker_used
-            if max(dice, default=-1) < 1:  # no hired die with pips left (most days): only ending the daytime
+            if not dice or max(dice) < 1:  # no hired die with pips left (most days): only ending the daytime (max() without default= costs half)
                 return [self.A_DONE]
             acts = []
             ok: list[bool | None] | None = None  # operate_ok per row, computed when first needed
