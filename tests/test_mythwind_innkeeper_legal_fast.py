@@ -112,7 +112,7 @@ def _plain_seat_slots(R: MythwindInnkeeperRules, s, g: int) -> list[int]:
 
 
 def _check_inn_view(R: MythwindInnkeeperRules, s) -> None:
-    have, cnt, _, _, _, occ, _ = R._inn_view(s)
+    have, cnt, _, _, _, occ = R.inn_view(s)
     assert have == R.services(s) and cnt == R.style_counts(s)
     assert occ == [d for d in range(NUM_SLOTS) if s.slot_acc[d] >= 0]
     for g in range(R.NG):

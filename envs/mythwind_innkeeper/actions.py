@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from mythzoo.envs.core.actions import ActionTable
 from mythzoo.envs.mythwind_innkeeper.components import ACC_TYPES, DIE_TYPES, STYLES, InnData
+from mythzoo.envs.mythwind_innkeeper.names import OPERATE
 
 GRID = 5
 NUM_SLOTS = GRID * GRID
-OPERATE = ("pamper", "improve", "serve", "mingle", "party")
+__all__ = ["GRID", "NUM_SLOTS", "OPERATE", "build_action_table", "slot_name"]
 
 
 def slot_name(s: int) -> str:

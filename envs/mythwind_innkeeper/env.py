@@ -23,6 +23,7 @@ from typing import Any
 
 from mythzoo.envs.core.actions import ActionTable
 from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythwind_innkeeper.components import load_data
 from mythzoo.envs.mythwind_innkeeper.observation import MythwindInnkeeperObserver
 from mythzoo.envs.mythwind_innkeeper.render import render_text
@@ -75,11 +76,13 @@ class raw_env(MythzooAECEnv):
         return [float(s.coins)]
 
     def _final_rewards(self, s: Any) -> list[float]:
+        """``terminal`` mode: the net coin total, paid at the end; ``coins`` mode: nothing more."""
         if self.reward_mode == "terminal":
             return [float(s.coins - self._start_coins)]
         return [0.0]
 
     def _info(self) -> dict[str, Any]:
+        """What ``infos["innkeeper"]`` carries (and the Gymnasium env's ``info``)."""
         s, r = self.state_, self.rules
         return {"coins": s.coins, "earned": s.earned, "renown": s.renown, "renown_level": r.level(s),
                 "seated": s.last_seated, "unseated": s.last_unseated, "day": s.turn, "season": s.season}
@@ -102,6 +105,7 @@ class raw_env(MythzooAECEnv):
             infos["innkeeper"] = old | new if type(old) is dict else {**old, **new}
 
     def action_table(self, agent: str | None = None) -> ActionTable:
+        """The action table (one agent: the same for everyone)."""
         return self.rules.table
 
     def action_label(self, action: int, agent: str | None = None) -> str:
@@ -109,6 +113,7 @@ class raw_env(MythzooAECEnv):
         return self.rules.table.label(action)
 
     def render_text(self, seat: int | None = None) -> str:
+        """The campaign as text (see ``render.render_text``)."""
         self._check_reset()
         return render_text(self.rules, self.state_)
 
@@ -118,8 +123,4 @@ class raw_env(MythzooAECEnv):
         return {"innkeeper": self.state_.coins}
 
 
-def env(**kwargs: Any) -> raw_env:
-    """Mythwind: the Innkeeper with PettingZoo's standard wrapper behaviour built in: an illegal
-    action ends the game with -1; out-of-range actions and steps before reset raise."""
-    kwargs["_strict"] = False
-    return raw_env(**kwargs)
+env = standard_env(raw_env)  # the same arguments; an illegal action ends the game with -1

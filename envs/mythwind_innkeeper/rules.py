@@ -1,6 +1,8 @@
 """Mythwind: the Innkeeper rules engine: plain-data state, legal actions, and a step function.
 
-No gymnasium/pettingzoo here. The state is a dataclass of ints and lists that copies cheaply
+On the shared :class:`~mythzoo.envs.core.rules_base.RulesBase` (legal-action cache, legality
+checks, dispatch of an action id to its range's ``act_<range>`` handler, JSON, clones): this
+module writes the rules only. No gymnasium/pettingzoo here. The state is a dataclass of ints and lists that copies cheaply
 and turns into JSON and back; all randomness comes from the state's own seeded Generator.
 Rule passages are quoted in ``docs/rules/mythwind_innkeeper.md`` with the code and tests that
 implement them; comments here name the rule they implement.
@@ -13,16 +15,15 @@ Generator is the whole hidden state.
 
 from __future__ import annotations
 
-import copy
 from bisect import insort
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
-from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.rng import make_rng
-from mythzoo.envs.core.serialize import fields_from_json, fields_to_json
+from mythzoo.envs.core.rules_base import RulesBase, build_handlers, state_fields
+from mythzoo.envs.core.validate import check_arg, check_int, check_ints, req
 from mythzoo.envs.mythwind_innkeeper.actions import GRID, NUM_SLOTS, OPERATE, build_action_table
 from mythzoo.envs.mythwind_innkeeper.components import (
     BAR, CLOUDY, DOOR, DRINK, E_COINS, E_PARTY, E_RENOWN, FOOD, FURNITURE, KITCHEN, MUSIC, PLAY, SERVICES, SPRITE,
@@ -215,27 +216,43 @@ class State:
     legal: list[int] | None = field(default=None, compare=False, repr=False)
 
 
-DERIVED_FIELDS = ("legal",)
-STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "rng" and f.name not in DERIVED_FIELDS)
+DERIVED_FIELDS = ("legal",)  # the only cache a state carries: its legal actions (RulesBase's)
+STATE_FIELDS = state_fields(State, DERIVED_FIELDS)
 
 
-class MythwindInnkeeperRules:
-    """Static tables for one data file and campaign length; every method takes the state it works on."""
+class InnView(NamedTuple):
+    """What the seating and furniture checks read from the inn (see :meth:`MythwindInnkeeperRules.inn_view`)."""
 
+    have: list[bool]  # per accommodation type: available to requests (undamaged in the inn or on served gossip)
+    cnt: list[int]  # per style: undamaged accommodations plus icons on served gossip
+    by_type: dict[int, list[int]]  # accommodation type -> its undamaged slots, ascending
+    furn: list[int]  # undamaged furniture slots, ascending
+    styled: tuple[list[int], list[int], list[int]]  # per style: its undamaged slots, ascending
+    occ: list[int]  # every slot holding a token, ascending
+
+
+class MythwindInnkeeperRules(RulesBase):
+    """Static tables for one data file and campaign length; every method takes the state it works on.
+
+    On :class:`~mythzoo.envs.core.rules_base.RulesBase`: the legal-action cache, legality checks,
+    dispatch (one ``act_<range>`` handler per action range), JSON and clones come from there. The
+    one player always moves (``current_player`` is 0 until the campaign is over), and after every
+    handler :meth:`_settle` takes the decisions that have a single legal action.
+    """
+
+    State = State
+    STATE_FIELDS = STATE_FIELDS
+    DERIVED_FIELDS = DERIVED_FIELDS
+    PHASE_NAMES = PHASE_NAMES
     num_players = 1
 
-    def __deepcopy__(self, memo: dict) -> "MythwindInnkeeperRules":
-        """Static tables, never mutated: a deep copy of an env shares them."""
-        return self
-
     def __getstate__(self) -> dict:
-        """Pickling: the value-keyed memos of :meth:`_inn_view` are left out (rebuilt on use)."""
-        return {**self.__dict__, "_inn_memo": None, "_grid_memo": None}
+        """Pickling: the value-keyed memos of :meth:`inn_view` are left out (rebuilt on use)."""
+        return {**self.__dict__, "_view_memo": None, "_grid_memo": None}
 
     def __init__(self, data: InnData, days_per_season: int = 6, seasons: int = 4, auto: bool = True):
-        for name, v in (("days_per_season", days_per_season), ("seasons", seasons)):
-            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 100:
-                raise ValueError(f"{name} must be an int in 1..100, got {v!r}")
+        check_arg(days_per_season, 1, 100, "days_per_season")
+        check_arg(seasons, 1, 100, "seasons")
         self.data = data
         self.auto = auto  # take a decision with a single legal action automatically (scripted tests turn it off)
         self.days_per_season = days_per_season
@@ -247,6 +264,17 @@ class MythwindInnkeeperRules:
         self.A_SELL, self.A_REPAIR, self.A_GOSSIP, self.A_SKILL = o("sell"), o("repair"), o("gossip"), o("skill")
         self.A_ECOIN, self.A_EPARTY, self.A_WORKER, self.A_DONE = o("entertainer_coin"), o("entertainer_party"), o("worker"), o("done")
         self.num_actions = self.table.n
+        self.handlers = build_handlers(self, self.table)
+        # A chosen slot or a "done" means one step or another by phase: per phase, the step it takes.
+        self._slot_steps = self._by_phase({
+            P_SETUP: self._slot_setup, P_PAMPER_SLOT: self._slot_pamper, P_BUY_SLOT: self._slot_buy,
+            P_MOVE_DEST: self._slot_move, P_PARTY: self._slot_party, P_SEAT_SLOT: self._slot_seat, P_LATE: self._slot_late,
+            P_LOSE: self._slot_lose, P_DAMAGE: self._slot_damage,
+        })
+        self._done_steps = self._by_phase({
+            P_WORKER: self._start_dusk, P_SEAT_GUEST: self._host, P_IMPROVE: self._done_improve, P_SKILL: self._done_skill,
+            P_LATE: self._done_late, P_SKILL_GUEST: self._end_skill,
+        })
         d = data
         self.NG, self.NA, self.NC, self.NK = len(d.guests), len(d.accommodations), len(d.gossip), len(d.skills)
         self.ND, self.NW, self.slots = len(d.dice_types), len(d.weather), d.skill_slots
@@ -263,7 +291,6 @@ class MythwindInnkeeperRules:
         self.gcomp = [g.complaints for g in d.guests]
         self.nonblank = [tuple(f for f in faces if f > 0) for faces in d.die_faces]
         # Lookup tables for the hot paths (derived from the data, never mutated).
-        self.decoded = [self.table.decode(a) for a in range(self.num_actions)]
         self.acc_furniture = [t < len(FURNITURE) for t in self.acc_type]
         self.gossip_accs = [c.accommodations for c in d.gossip]
         self.gossip_styles = [c.styles for c in d.gossip]
@@ -298,7 +325,7 @@ class MythwindInnkeeperRules:
         # Per renown level: (cost, token) of the accommodations it may buy, cheapest first.
         self.tokens_by_cost = {lv: sorted((c, a) for a, (c, r) in enumerate(zip(self.acc_cost, self.acc_req)) if r <= lv)
                                for lv in set(self.levels)}
-        self._inn_memo: tuple | None = None  # see _inn_view()
+        self._view_memo: tuple | None = None  # see inn_view()
         self._grid_memo: tuple | None = None
 
     # ------------------------------------------------------------------ setup
@@ -324,17 +351,9 @@ class MythwindInnkeeperRules:
         return s
 
     # ------------------------------------------------------------- queries
-    def legal_actions(self, s: State) -> list[int]:
-        """Sorted legal action ids (empty when the campaign is over)."""
-        if s.legal is None:
-            s.legal = self._compute_legal(s)
-        return s.legal
-
     def current_player(self, s: State) -> int:
+        """The innkeeper (seat 0) until the campaign is over, then -1 (the state has no mover field)."""
         return -1 if s.over else 0
-
-    def is_over(self, s: State) -> bool:
-        return bool(s.over)
 
     def turns_played(self, s: State) -> int:
         """Days completed (the env's turn cap counts days)."""
@@ -345,6 +364,7 @@ class MythwindInnkeeperRules:
         return self.levels[s.renown]
 
     def total_days(self) -> int:
+        """Days in the campaign: days per season times seasons."""
         return self.days_per_season * self.num_seasons
 
     def style_counts(self, s: State) -> list[int]:
@@ -375,39 +395,37 @@ class MythwindInnkeeperRules:
                 have[t] = True
         return have
 
-    def _inn_view(self, s: State) -> tuple:
-        """What the seating and furniture checks read from the inn, from one pass over the slots:
-        ``(have, cnt, by_type, furn, styled, occ, grid)`` = :meth:`services`, :meth:`style_counts`,
-        the undamaged slots of each accommodation type present, the undamaged furniture slots, the
-        undamaged slots of each style, every slot holding a token (slots ascending), and the part
-        that depends on the grid alone (one object for as long as ``slot_acc`` and ``slot_dmg``
-        keep their values). Callers only read it. The inn changes a few times a day and is read many times, so the last view
-        is kept with copies of the values it was built from (``slot_acc``, ``slot_dmg``,
-        ``served``), and the grid's part of it with those of ``slot_acc`` and ``slot_dmg`` (served
-        gossip changes more often): keyed on values, never on the identity of a state, so any
-        state gets what its values give."""
+    def inn_view(self, s: State) -> InnView:
+        """What the seating and furniture checks read from the inn, from one pass over the slots
+        (:class:`InnView`: ``have`` = :meth:`services`, ``cnt`` = :meth:`style_counts`, and the
+        slots by type, furniture, style and occupancy). Callers only read it.
+
+        A rules cache, keyed on values: the inn changes a few times a day and is read many times
+        (by the legality of seating, Improve and Pamper), so the last view is kept with copies of
+        the values it was built from (``slot_acc``, ``slot_dmg``, ``served``), and its grid part
+        with those of ``slot_acc`` and ``slot_dmg`` (served gossip changes more often). Never keyed
+        on the identity of a state and never bumped by hand: any state gets what its values give."""
         acc, dmg, served = s.slot_acc, s.slot_dmg, s.served
-        c = self._inn_memo
+        c = self._view_memo
         if c is not None and c[0] == acc and c[1] == dmg and c[2] == served:
             return c[3]
         g = self._grid_memo
         if g is None or g[0] != acc or g[1] != dmg:
             g = self._grid_memo = (list(acc), list(dmg), self._grid_view(acc, dmg))
-        grid = g[2]
-        have, cnt, by_type, furn, styled, occ = grid
+        view = g[2]
         if served:
-            have, cnt = list(have), list(cnt)
+            have, cnt = list(view.have), list(view.cnt)
             for c in served:
                 for t in self.gossip_accs[c]:
                     have[t] = True
                 for x in self.gossip_styles[c]:
                     cnt[x] += 1
-        view = (have, cnt, by_type, furn, styled, occ, grid)
-        self._inn_memo = (list(acc), list(dmg), list(served), view)
+            view = InnView(have, cnt, view.by_type, view.furn, view.styled, view.occ)
+        self._view_memo = (list(acc), list(dmg), list(served), view)
         return view
 
-    def _grid_view(self, acc: list[int], dmg: list[int]) -> tuple:
-        """:meth:`_inn_view` of a grid with no gossip served."""
+    def _grid_view(self, acc: list[int], dmg: list[int]) -> InnView:
+        """:meth:`inn_view` of a grid with no gossip served."""
         ty, st, fu = self.acc_type, self.acc_style, self.acc_furniture
         have = [False] * (len(FURNITURE) + len(SERVICES))
         cnt = [0, 0, 0]
@@ -430,12 +448,12 @@ class MythwindInnkeeperRules:
                 if x >= 0:
                     cnt[x] += 1
                     styled[x].append(d)
-        return have, cnt, by_type, furn, styled, occ
+        return InnView(have, cnt, by_type, furn, styled, occ)
 
     def seat_slots(self, s: State, g: int, have: list[bool] | None = None, emb: list[bool] | None = None) -> list[int]:
         """Slots where guest ``g`` can be seated satisfied: an empty slot with its furniture (undamaged),
         every service present, and its style embraced with a styled accommodation adjacent or diagonal."""
-        have_now, cnt, by_type, _, styled, _, _ = self._inn_view(s)
+        have_now, cnt, by_type, _, styled, _ = self.inn_view(s)
         if have is None:
             have = have_now
         for t in self.gserv[g]:
@@ -453,7 +471,7 @@ class MythwindInnkeeperRules:
 
     def _seatable_guests(self, s: State) -> list[int]:
         """The drawn guests :meth:`seat_slots` can seat somewhere, sorted."""
-        have, cnt, by_type, _, styled, _, _ = self._inn_view(s)
+        have, cnt, by_type, _, styled, _ = self.inn_view(s)
         sg, gfurn, gserv, gstyle, near = s.slot_guest, self.gfurn, self.gserv, self.gstyle, self.near_sets
         free: dict[int, list[int]] = {}  # furniture type -> its undamaged slots with no guest
         out = []
@@ -494,23 +512,23 @@ class MythwindInnkeeperRules:
     def free_furniture(self, s: State) -> list[int]:
         """Slots with an undamaged furniture token and no guest (Pamper)."""
         sg = s.slot_guest
-        return [d for d in self._inn_view(s)[3] if sg[d] < 0]
+        return [d for d in self.inn_view(s).furn if sg[d] < 0]
 
     def furniture_slots(self, s: State) -> list[int]:
         """Slots with an undamaged furniture token (Party)."""
-        return list(self._inn_view(s)[3])
+        return list(self.inn_view(s).furn)
 
     def _any_free_furniture(self, s: State) -> bool:
         """Whether :meth:`free_furniture` is non-empty."""
         sg = s.slot_guest
-        for d in self._inn_view(s)[3]:
+        for d in self.inn_view(s).furn:
             if sg[d] < 0:
                 return True
         return False
 
     def _any_furniture(self, s: State) -> bool:
         """Whether :meth:`furniture_slots` is non-empty."""
-        return bool(self._inn_view(s)[3])
+        return bool(self.inn_view(s).furn)
 
     # --------------------------------------------------------- placement
     def _supported(self, s: State, y: int, need: int, skip: int = -1, extra: int = -1) -> bool:
@@ -557,7 +575,7 @@ class MythwindInnkeeperRules:
         ``any(can_place(s, t, x, skip) for x in empty slots)`` for a type ``t`` that needs ``need``
         and nothing depends on (adjacency is symmetric)."""
         ty, acc = self.acc_type, s.slot_acc
-        for z in self._inn_view(s)[5]:  # the slots holding a token
+        for z in self.inn_view(s).occ:  # the slots holding a token
             if z != skip and ty[acc[z]] == need:
                 for x in ADJ[z]:
                     if acc[x] < 0:
@@ -649,7 +667,7 @@ class MythwindInnkeeperRules:
         # The most frequent phases first (the phases are exclusive: the order is only speed).
         if ph == P_WORKER:
             dice, die_used, worker_used = s.dice, s.die_used, s.worker_used
-            if max(dice, default=-1) < 1:  # no hired die with pips left (most days): only ending the daytime
+            if not dice or max(dice) < 1:  # no hired die with pips left (most days): only ending the daytime (max() without default= costs half)
                 return [self.A_DONE]
             acts = []
             ok: list[bool | None] | None = None  # operate_ok per row, computed when first needed
@@ -740,7 +758,7 @@ class MythwindInnkeeperRules:
         acts = []
         lvl, coins, ty = self.levels[s.renown], s.coins, self.acc_type
         acc = s.slot_acc
-        occupied = self._inn_view(s)[5]  # the slots holding a token, ascending (only read)
+        occupied = self.inn_view(s).occ  # the slots holding a token, ascending (only read)
         any_empty = len(occupied) < NUM_SLOTS  # can_place() needs an empty slot
         # can_place() for a door or window: an empty outer slot; for a type no placement rule
         # names (neither needing a kitchen or stage nor being one): any empty slot.
@@ -818,158 +836,215 @@ class MythwindInnkeeperRules:
         return out
 
     # -------------------------------------------------------------- apply
-    def apply(self, s: State, action: int, checked: bool = False) -> None:
-        """Apply ``action`` in place; ``IllegalActionError`` (state unchanged) unless it is legal."""
-        if not checked and action not in self.legal_actions(s):
-            raise IllegalActionError(self._illegal_message(s, action))
-        self._do(s, int(action))
-        self._settle(s)
-
-    def _illegal_message(self, s: State, action: Any) -> str:
-        if s.over:
-            return f"the campaign is over; action {action!r} is not legal"
-        try:
-            label = self.table.label(int(action))
-        except (ValueError, TypeError):
-            label = "out of range"
-        return f"action {action!r} ({label}) is not legal in phase {PHASE_NAMES[s.phase]}; legal: {self.legal_actions(s)}"
-
     def _settle(self, s: State) -> None:
-        """Recompute the legal actions; a decision with a single legal action is taken automatically."""
+        """After every handler (``RulesBase.apply`` calls it as ``_after_action``): recompute the
+        legal actions; a decision with a single legal action is taken automatically."""
+        handlers = self.handlers
         while True:
             legal = s.legal = self._compute_legal(s)
             if len(legal) != 1 or s.over or not self.auto:
                 return
-            self._do(s, legal[0])
+            handler, arg = handlers[legal[0]]
+            handler(s, arg)
 
-    def _do(self, s: State, a: int) -> None:
-        # The phases are exclusive; the most frequent come first (the order is only speed).
+    _after_action = _settle
+
+    def _by_phase(self, steps: dict) -> list:
+        """A list indexed by phase of ``steps``' entries; any other phase has none (a bug if reached)."""
+        return [steps.get(ph, self._no_step) for ph in range(len(PHASE_NAMES))]
+
+    def _no_step(self, s: State, *arg: int) -> None:  # pragma: no cover -- only legal actions reach a step
+        raise AssertionError(f"no such step in phase {PHASE_NAMES[s.phase]}")
+
+    # One handler per action range (``act_<range name>``, found by RulesBase.build_handlers); a range
+    # shared by several steps (a guest, a slot, "done") goes on by phase.
+    def act_town_pass(self, s: State, arg: int) -> None:
+        """Town action: nothing."""
+        s.phase = P_OPERATE
+
+    def act_hire(self, s: State, t: int) -> None:
+        """Town action: hire a worker die of type ``t``."""
+        self._hire(s, t)
+        s.phase = P_OPERATE
+
+    def act_learn(self, s: State, arg: int) -> None:
+        """Town action (Longhouse): learn skill ``arg // slots`` into the slot of row ``arg % slots``."""
+        self._learn(s, arg // self.slots, arg % self.slots)
+        s.phase = P_OPERATE
+
+    def act_operate(self, s: State, r: int) -> None:
+        """The character's Operate action: row ``r``."""
+        s.row, s.ctx = r, 0
+        self._begin_operate(s, r)
+
+    def act_worker(self, s: State, arg: int) -> None:
+        """Worker action: die ``arg // rows`` loses a pip and performs row ``arg % rows``."""
+        d, r = divmod(arg, len(OPERATE))
+        s.dice[d] -= 1
+        s.die_used[d] = 1
+        s.worker_used[r] = 1
+        s.ctx = 1
+        self._begin_operate(s, r)
+
+    def act_guest(self, s: State, g: int) -> None:
+        """Guest ``g``: to seat at dusk, to pamper, for a guest skill, or taken from the bag (Favorite)."""
         ph = s.phase
-        name, arg = self.decoded[a]
-        if ph == P_WORKER:
-            if name == "done":
-                self._start_dusk(s)
-            else:
-                d, r = divmod(arg, len(OPERATE))
-                s.dice[d] -= 1
-                s.die_used[d] = 1
-                s.worker_used[r] = 1
-                s.ctx = 1
-                self._begin_operate(s, r)
-        elif ph == P_SEAT_GUEST:
-            if name == "done":
-                self._host(s)
-            else:
-                s.sel = arg
-                s.phase = P_SEAT_SLOT
-        elif ph == P_TOWN:
-            if name == "hire":
-                self._hire(s, arg)
-            elif name == "learn":
-                self._learn(s, arg // self.slots, arg % self.slots)
-            s.phase = P_OPERATE
-        elif ph == P_OPERATE:
-            s.row, s.ctx = arg, 0
-            self._begin_operate(s, arg)
-        elif ph == P_IMPROVE:
-            self._improve(s, name, arg)
-        elif ph == P_SERVE:
-            s.hand.remove(arg)
-            s.served.append(arg)
-            self._after_operate(s)
-        elif ph == P_SEAT_SLOT:
-            self._seat(s, s.sel, arg, back=0)
-            s.sel = -1
-            s.phase = P_SEAT_GUEST
-        elif ph == P_SKILL:
-            if name == "done":
-                s.phase = P_WORKER
-            else:
-                self._resolve_skill(s, self.skill_in_row(s, s.row))
-        elif ph == P_MINGLE:
-            s.hand.remove(arg)
-            s.adventure.append(arg)
-            self._mingle_draw(s)
-            self._after_operate(s)
+        if ph == P_SEAT_GUEST:
+            s.sel = g
+            s.phase = P_SEAT_SLOT
         elif ph == P_PAMPER_GUEST:
-            s.sel = arg
+            s.sel = g
             s.phase = P_PAMPER_SLOT
-        elif ph == P_PAMPER_SLOT:
-            # Pamper: seat back facing on any furniture, ignoring requests; 1 coin; renown -1 if able.
-            self._seat(s, s.sel, arg, back=1)
-            self._gain(s, 1)
-            s.renown = max(0, s.renown - 1)
-            s.sel = -1
-            self._after_operate(s)
-        elif ph == P_MOVE_DEST:
-            src = s.sel
-            t = s.slot_acc[src]
-            dmg = s.slot_dmg[src]
-            s.slot_acc[src], s.slot_dmg[src] = -1, 0
-            s.slot_acc[arg], s.slot_dmg[arg] = t, dmg
-            s.acc_slot[t] = arg
-            if s.party_slot == src:
-                s.party_slot = arg
-            s.sel = -1
-            s.phase = P_IMPROVE
-        elif ph == P_SETUP:
-            t = s.setup.pop(0)
-            self._put(s, t, arg)
-            if not s.setup:
-                self._dawn(s)
-        elif ph == P_DAMAGE:
-            s.slot_dmg[arg] = 1
-            s.dmg.pop(0)
-            self._next_damage(s)
-        elif ph == P_LATE:
-            g = s.sel
-            s.sel = -1
-            if name == "done":
-                s.cq.append(g)
-            else:
-                self._seat(s, g, arg, back=0)
-                self._gain(s, 1)
-            self._run_complaints(s)
-        elif ph == P_BUY_SLOT:
-            s.coins -= self.acc_cost[s.sel]
-            self._put(s, s.sel, arg)
-            s.sel = -1
-            s.phase = P_IMPROVE
-        elif ph == P_SKILL_GUEST:
-            if name == "done":
-                self._end_skill(s)
-                return
-            self._to_bag(s, arg)
+        elif ph == P_SKILL_GUEST:  # Rumormonger, Waiting List, Favorite: the guest goes back to the bag
+            self._to_bag(s, g)
             s.skill_left -= 1
             if s.skill_active == SK_FAVORITE:
                 s.phase = P_FAVORITE_PICK
             elif s.skill_left <= 0 or not s.drawn:
                 self._end_skill(s)
-        elif ph == P_FAVORITE_PICK:
-            s.bag.remove(arg)
-            s.guest_loc[arg] = G_DRAWN
-            s.drawn.append(arg)
+        elif ph == P_FAVORITE_PICK:  # Favorite: and this one comes out of the bag
+            s.bag.remove(g)
+            s.guest_loc[g] = G_DRAWN
+            s.drawn.append(g)
             self._end_skill(s)
-        elif ph == P_ENTERTAINER:
-            s.skill_active = -1
-            if name == "entertainer_coin":
-                s.party_coins += 1
-                s.phase = P_WORKER
-            else:
-                s.ctx = 2
-                s.phase = P_PARTY
-        elif ph == P_PARTY:
-            # Party: renown -2, the party token on one furniture accommodation.
-            s.renown = max(0, s.renown - 2)
-            s.party_type = self.acc_type[s.slot_acc[arg]]
-            s.party_slot = arg
-            self._after_operate(s)
-        elif ph == P_LOSE:
-            self._remove_acc(s, arg)
-            s.lose_type = -1
-            self._run_complaints(s)
-        else:  # pragma: no cover
-            raise AssertionError(f"no decision in phase {ph}")
+        else:  # pragma: no cover -- only legal actions reach a handler
+            raise AssertionError(f"no guest to choose in phase {PHASE_NAMES[ph]}")
+
+    def act_slot(self, s: State, d: int) -> None:
+        """Slot ``d``: where the step of this phase places, seats, marks, damages or loses."""
+        self._slot_steps[s.phase](s, d)
+
+    def act_buy(self, s: State, a: int) -> None:
+        """Improve: purchase token ``a`` (its slot is chosen next)."""
+        s.improve_used[0] = 1
+        s.sel = a
+        s.phase = P_BUY_SLOT
+
+    def act_move(self, s: State, d: int) -> None:
+        """Improve: move the token in slot ``d`` (its new slot is chosen next)."""
+        s.improve_used[1] = 1
+        s.sel = d
+        s.phase = P_MOVE_DEST
+
+    def act_sell(self, s: State, d: int) -> None:
+        """Improve: sell the token in slot ``d`` for half its cost, rounded down."""
+        s.improve_used[2] = 1
+        a = s.slot_acc[d]
+        self._remove_acc(s, d)
+        self._gain(s, self.acc_cost[a] // 2)
+
+    def act_repair(self, s: State, d: int) -> None:
+        """Improve: repair the token in slot ``d`` for half its cost, rounded up."""
+        s.coins -= (self.acc_cost[s.slot_acc[d]] + 1) // 2
+        s.slot_dmg[d] = 0
+
+    def act_gossip(self, s: State, c: int) -> None:
+        """Gossip card ``c`` from the hand: served (Serve) or into the adventure deck (Mingle)."""
+        s.hand.remove(c)
+        if s.phase == P_SERVE:
+            s.served.append(c)
+        else:  # P_MINGLE
+            s.adventure.append(c)
+            self._mingle_draw(s)
+        self._after_operate(s)
+
+    def act_skill(self, s: State, arg: int) -> None:
+        """Resolve the skill in the row of today's Operate action."""
+        self._resolve_skill(s, self.skill_in_row(s, s.row))
+
+    def act_entertainer_coin(self, s: State, arg: int) -> None:
+        """Entertainer: a coin onto the party action."""
+        s.skill_active = -1
+        s.party_coins += 1
+        s.phase = P_WORKER
+
+    def act_entertainer_party(self, s: State, arg: int) -> None:
+        """Entertainer: perform the party action (its slot is chosen next)."""
+        s.skill_active = -1
+        s.ctx = 2
+        s.phase = P_PARTY
+
+    def act_done(self, s: State, arg: int) -> None:
+        """Finish the current step (what it finishes depends on the phase)."""
+        self._done_steps[s.phase](s)
+
+    # The steps of a chosen slot, by phase.
+    def _slot_setup(self, s: State, d: int) -> None:
+        t = s.setup.pop(0)
+        self._put(s, t, d)
+        if not s.setup:
+            self._dawn(s)
+
+    def _slot_pamper(self, s: State, d: int) -> None:
+        """Pamper: seat back facing on any furniture, ignoring requests; 1 coin; renown -1 if able."""
+        self._seat(s, s.sel, d, back=1)
+        self._gain(s, 1)
+        s.renown = max(0, s.renown - 1)
+        s.sel = -1
+        self._after_operate(s)
+
+    def _slot_buy(self, s: State, d: int) -> None:
+        s.coins -= self.acc_cost[s.sel]
+        self._put(s, s.sel, d)
+        s.sel = -1
+        s.phase = P_IMPROVE
+
+    def _slot_move(self, s: State, d: int) -> None:
+        src = s.sel
+        t = s.slot_acc[src]
+        dmg = s.slot_dmg[src]
+        s.slot_acc[src], s.slot_dmg[src] = -1, 0
+        s.slot_acc[d], s.slot_dmg[d] = t, dmg
+        s.acc_slot[t] = d
+        if s.party_slot == src:
+            s.party_slot = d
+        s.sel = -1
+        s.phase = P_IMPROVE
+
+    def _slot_party(self, s: State, d: int) -> None:
+        """Party: renown -2, the party token on one furniture accommodation."""
+        s.renown = max(0, s.renown - 2)
+        s.party_type = self.acc_type[s.slot_acc[d]]
+        s.party_slot = d
+        self._after_operate(s)
+
+    def _slot_seat(self, s: State, d: int) -> None:
+        self._seat(s, s.sel, d, back=0)
+        s.sel = -1
+        s.phase = P_SEAT_GUEST
+
+    def _slot_late(self, s: State, d: int) -> None:
+        """A late guest (drawn by a complaint) seated: 1 coin."""
+        g = s.sel
+        s.sel = -1
+        self._seat(s, g, d, back=0)
+        self._gain(s, 1)
+        self._run_complaints(s)
+
+    def _slot_lose(self, s: State, d: int) -> None:
+        self._remove_acc(s, d)
+        s.lose_type = -1
+        self._run_complaints(s)
+
+    def _slot_damage(self, s: State, d: int) -> None:
+        s.slot_dmg[d] = 1
+        s.dmg.pop(0)
+        self._next_damage(s)
+
+    # The steps "done" finishes, by phase (ending the daytime and stopping seating are _start_dusk and _host).
+    def _done_improve(self, s: State) -> None:
+        s.improve_used = [0, 0, 0]
+        self._after_operate(s)
+
+    def _done_skill(self, s: State) -> None:
+        """The skill not used."""
+        s.phase = P_WORKER
+
+    def _done_late(self, s: State) -> None:
+        """A late guest declined: unseated, its complaints follow."""
+        s.cq.append(s.sel)
+        s.sel = -1
+        self._run_complaints(s)
 
     # ------------------------------------------------------------ helpers
     def _gain(self, s: State, n: int) -> None:
@@ -1068,27 +1143,6 @@ class MythwindInnkeeperRules:
                 return
         s.ctx = 0
         s.phase = P_WORKER
-
-    def _improve(self, s: State, name: str, arg: int) -> None:
-        if name == "done":
-            s.improve_used = [0, 0, 0]
-            self._after_operate(s)
-        elif name == "buy":
-            s.improve_used[0] = 1
-            s.sel = arg
-            s.phase = P_BUY_SLOT
-        elif name == "move":
-            s.improve_used[1] = 1
-            s.sel = arg
-            s.phase = P_MOVE_DEST
-        elif name == "sell":
-            s.improve_used[2] = 1
-            a = s.slot_acc[arg]
-            self._remove_acc(s, arg)
-            self._gain(s, self.acc_cost[a] // 2)
-        elif name == "repair":
-            s.coins -= (self.acc_cost[s.slot_acc[arg]] + 1) // 2
-            s.slot_dmg[arg] = 0
 
     def _remove_acc(self, s: State, d: int) -> None:
         """Return the token in slot ``d`` to the supply; a guest there becomes unseated without
@@ -1269,7 +1323,7 @@ class MythwindInnkeeperRules:
             s.renown = max(0, s.renown - 1)
         gl, bag = s.guest_loc, s.bag
         if seated:
-            for d in self._inn_view(s)[5]:  # guests sit only in slots holding a token
+            for d in self.inn_view(s).occ:  # guests sit only in slots holding a token
                 g = sg[d]
                 if g >= 0:
                     gl[g] = G_BAG
@@ -1334,38 +1388,10 @@ class MythwindInnkeeperRules:
         s.wdeck = list(range(self.NW))
         self._dawn(s)
 
-    # ------------------------------------------------------- serialization
-    def to_json(self, s: State) -> dict[str, Any]:
-        """The whole state as JSON-ready data (RNG included)."""
-        return fields_to_json(s, STATE_FIELDS)
-
-    def from_json(self, d: Any) -> State:
-        """Validate and rebuild a state; raises ValueError naming the first inconsistency."""
-        kw = fields_from_json(d, STATE_FIELDS)
-        s = State(**kw)
-        self.validate(s)
-        s.legal = self._compute_legal(s)
-        if not s.over and not s.legal:
-            raise ValueError("invalid game state: no legal action but the campaign is not over")
-        return s
-
+    # ------------------------------------------------------- validation
     def validate(self, s: State) -> None:
         """Check every invariant: types, ranges, each guest/token/card in exactly one place, the
         grid's placement restrictions, coins never negative, renown on its track."""
-
-        def req(cond: bool, msg: str) -> None:
-            if not cond:
-                raise ValueError(f"invalid game state: {msg}")
-
-        def is_int(x: Any) -> bool:
-            return isinstance(x, int) and not isinstance(x, bool)
-
-        def ints(v: Any, length: int | None, lo: int, hi: int, name: str) -> None:
-            req(isinstance(v, list), f"{name} must be a list")
-            if length is not None:
-                req(len(v) == length, f"{name} must have length {length}, has {len(v)}")
-            req(all(is_int(x) and lo <= x <= hi for x in v), f"{name} entries must be ints in [{lo}, {hi}]")
-
         NG, NA, NC = self.NG, self.NA, self.NC
         for name, lo, hi in (
             ("phase", 0, P_OVER), ("coins", 0, 10**9), ("renown", 0, self.track_len - 1), ("season", 0, self.num_seasons - 1),
@@ -1375,27 +1401,27 @@ class MythwindInnkeeperRules:
             ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("cpos", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
             ("last_seated", 0, NUM_SLOTS), ("last_unseated", 0, NG), ("earned", 0, 10**9), ("over", 0, 1),
         ):
-            ints([getattr(s, name)], 1, lo, hi, name)
+            check_int(getattr(s, name), lo, hi, name)
         req(isinstance(s.rng, np.random.Generator), "rng must be a numpy Generator")
-        ints(s.slot_acc, NUM_SLOTS, -1, NA - 1, "slot_acc")
-        ints(s.slot_dmg, NUM_SLOTS, 0, 1, "slot_dmg")
-        ints(s.slot_guest, NUM_SLOTS, -1, NG - 1, "slot_guest")
-        ints(s.slot_back, NUM_SLOTS, 0, 1, "slot_back")
-        ints(s.acc_slot, NA, -2, NUM_SLOTS - 1, "acc_slot")
-        ints(s.setup, None, 0, NA - 1, "setup")
-        ints(s.guest_loc, NG, -4, NUM_SLOTS - 1, "guest_loc")
+        check_ints(s.slot_acc, NUM_SLOTS, -1, NA - 1, "slot_acc")
+        check_ints(s.slot_dmg, NUM_SLOTS, 0, 1, "slot_dmg")
+        check_ints(s.slot_guest, NUM_SLOTS, -1, NG - 1, "slot_guest")
+        check_ints(s.slot_back, NUM_SLOTS, 0, 1, "slot_back")
+        check_ints(s.acc_slot, NA, -2, NUM_SLOTS - 1, "acc_slot")
+        check_ints(s.setup, None, 0, NA - 1, "setup")
+        check_ints(s.guest_loc, NG, -4, NUM_SLOTS - 1, "guest_loc")
         for name in ("bag", "drawn", "quiet", "cq"):
-            ints(getattr(s, name), None, 0, NG - 1, name)
+            check_ints(getattr(s, name), None, 0, NG - 1, name)
         for name in ("hand", "served", "adventure", "gdeck", "gbottom"):
-            ints(getattr(s, name), None, 0, NC - 1, name)
-        ints(s.wdeck, None, 0, self.NW - 1, "wdeck")
-        ints(s.skill_row, self.NK, -1, self.slots - 1, "skill_row")
-        ints(s.dice, self.ND, -1, self.data.max_pips, "dice")
-        ints(s.die_used, self.ND, 0, 1, "die_used")
-        ints(s.worker_used, len(OPERATE), 0, 1, "worker_used")
-        ints(s.improve_used, 3, 0, 1, "improve_used")
-        ints(s.dmg, None, 0, 2, "dmg")
-        ints(s.rolls, 2, -1, 6, "rolls")
+            check_ints(getattr(s, name), None, 0, NC - 1, name)
+        check_ints(s.wdeck, None, 0, self.NW - 1, "wdeck")
+        check_ints(s.skill_row, self.NK, -1, self.slots - 1, "skill_row")
+        check_ints(s.dice, self.ND, -1, self.data.max_pips, "dice")
+        check_ints(s.die_used, self.ND, 0, 1, "die_used")
+        check_ints(s.worker_used, len(OPERATE), 0, 1, "worker_used")
+        check_ints(s.improve_used, 3, 0, 1, "improve_used")
+        check_ints(s.dmg, None, 0, 2, "dmg")
+        check_ints(s.rolls, 2, -1, 6, "rolls")
         # Accommodations: each token in exactly one place.
         for d, a in enumerate(s.slot_acc):
             if a >= 0:
@@ -1453,17 +1479,6 @@ class MythwindInnkeeperRules:
         if s.phase == P_LOSE:
             req(s.lose_type >= 0 and bool(s.cq), "lose phase without a complaint in progress")
 
-    def clone(self, s: State) -> State:
-        """An independent copy (RNG included)."""
-        c = copy.copy(s)
-        for name in STATE_FIELDS:
-            v = getattr(s, name)
-            if isinstance(v, list):
-                setattr(c, name, list(v))
-        c.rng = copy.deepcopy(s.rng)
-        c.legal = list(s.legal) if s.legal is not None else None
-        return c
-
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:
         """A copy with every hidden part redrawn. The bag's, weather deck's and gossip deck's
@@ -1474,4 +1489,5 @@ class MythwindInnkeeperRules:
         return c
 
     def scores(self, s: State) -> list[int]:
+        """The innkeeper's coins."""
         return [s.coins]

@@ -1,6 +1,61 @@
 """Mythwind: the Innkeeper, declared once (see :class:`mythzoo.envs.core.spec.GameSpec`)."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
 from mythzoo.envs.core.spec import GameSpec
+
+
+def max_decisions(kwargs: Mapping[str, Any]) -> int:
+    """A true upper bound on the decisions of one campaign made with these env kwargs.
+
+    A decision is a step the agent takes; a choice with a single legal action is taken by the
+    engine and is none. Where the bound comes from (phases as in ``rules.py``):
+
+    * Setup: one placement per starting accommodation (3).
+    * Each day, at most:
+      - town action 1, Operate 1;
+      - the character's row: Improve is the longest, 6 (purchase + its slot, move + its slot,
+        sell, done; each part once per Improve), repairs counted below; Pamper 2, the others 1;
+      - the skill of that row 3 (use it or not; then Waiting List picks 2 guests, Favorite a guest
+        and one from the bag, Entertainer a choice and the party's slot; Rumormonger 1);
+      - workers: each die and each worker slot serves once a day, so at most W = min(dice, 5)
+        worker actions, each 1 plus its row (distinct rows: the W longest of 6, 2, 1, 1, 1; a
+        worker's action triggers no skill), and 1 to end the daytime;
+      - dusk: 2 per guest seated (the guest, then the slot), at most one per undamaged furniture
+        token (F = furniture tokens in the data, at most 25 slots), and 1 to stop;
+      - complaints (each guest's resolve at most once a day: a guest is drawn once a day): a
+        late guest is 1 decision, at most the draws the data's complaints make (and at most the
+        30 guests); a "lose" choice removes a token, at most the data's "lose" complaints (and at
+        most the 25 slots, nothing is placed at dusk).
+    * Each upkeep (end of a season but the last, before the turn cap) assigns at most
+      1 + the largest villager face + the largest sprite face damage, 1 decision each, and each
+      damaged token is repaired at most once (damage comes only from upkeep): twice that.
+
+    The days are ``min(max_turns, days_per_season * seasons)``; an upkeep has decisions only if it
+    comes before the cap (day counts ``k * days_per_season < days``). Random play takes about 3
+    decisions a day (the longest campaign of 1000 random ones: 132 of a bound of 1629).
+    """
+    from mythzoo.envs.mythwind_innkeeper.actions import NUM_SLOTS, OPERATE
+    from mythzoo.envs.mythwind_innkeeper.components import C_DRAW, C_LOSE, SPRITE, VILLAGER, load_data
+
+    dps = int(kwargs.get("days_per_season", 6))
+    seasons = int(kwargs.get("seasons", 4))
+    cap = kwargs.get("max_turns")
+    days = dps * seasons if cap is None else min(int(cap), dps * seasons)
+    d = load_data(kwargs.get("data"))  # cached: one parse per file
+    furniture = min(NUM_SLOTS, sum(1 for a in d.accommodations if a.furniture))
+    late = min(len(d.guests), sum(n for g in d.guests for kind, n in g.complaints if kind == C_DRAW))
+    lose = min(NUM_SLOTS, sum(1 for g in d.guests for kind, _ in g.complaints if kind == C_LOSE))
+    workers = min(len(d.dice_types), len(OPERATE))
+    rows = sorted((6, 2, 1, 1, 1), reverse=True)  # Improve, Pamper, Serve, Mingle, Party
+    day = 1 + 1 + rows[0] + 3 + workers + sum(rows[:workers]) + 1 + 2 * furniture + 1 + late + lose
+    damage = 1 + max(d.die_faces[VILLAGER]) + max(d.die_faces[SPRITE])
+    upkeeps = min(seasons - 1, (days - 1) // dps)
+    return len(d.starting_accommodations) + days * day + upkeeps * 2 * damage
+
 
 SPEC = GameSpec(
     name="mythwind_innkeeper",
@@ -18,6 +73,7 @@ SPEC = GameSpec(
         "a campaign's return is its net coin total (final coins minus the starting coins)",
         "terminal": "at the end: the campaign's net coin total (final coins minus the starting coins), paid once",
     },
+    max_decisions=max_decisions,
     aliases=("innkeeper",),
     gymnasium_id="mythzoo/MythwindInnkeeper-v0",
     gymnasium_entry_point="mythzoo.envs.mythwind_innkeeper.gym_env:MythwindInnkeeperGymEnv",
