@@ -82,6 +82,38 @@ def test_rewards_follow_the_declared_utility_and_reach_every_agent(spec, seats: 
         assert others_paid, "no agent but the last mover ever got a non-zero final reward"
 
 
+@pytest.mark.parametrize("face", ["env", "raw_env"])
+@pytest.mark.parametrize(("spec", "seats"), games.seat_params())
+def test_the_turn_cap_truncates_every_agent(spec, seats: int, face: str) -> None:
+    """With the adapter's ``turn_cap``: the cut comes exactly at the cap, the game is not over by its
+    rules, every agent is truncated (none terminated) with an all-zero mask, and an unshaped mode pays
+    nothing at the cut."""
+    e = games.make(spec, seats, face, **games.adapter(spec).turn_cap)
+    u = e.unwrapped
+    assert u.max_turns is not None and u.config.get("max_turns", u.max_turns) == u.max_turns
+    for seed in range(5):
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        seen = {}
+        for agent in e.agent_iter(1_000_000):
+            obs, reward, term, trunc, info = e.last()
+            if term or trunc:
+                if not seen and trunc:
+                    assert u.rules.turns_played(u.state_) == u.max_turns and not u.rules.is_over(u.state_)
+                    assert all(e.truncations.values()) and not any(e.terminations.values())
+                seen[agent] = (reward, term, trunc, obs["action_mask"].any())
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert set(seen) == set(e.possible_agents) and not e.agents
+        if any(t for _, _, t, _ in seen.values()):
+            assert all(not term and trunc and not masked for _, term, trunc, masked in seen.values()), seen
+            if not u.shaped:
+                assert all(r == 0.0 for r, *_ in seen.values()), f"a cut game paid {seen}"
+            return
+    pytest.fail(f"the turn cap {games.adapter(spec).turn_cap} truncated none of 5 games")
+
+
 @pytest.mark.parametrize("spec", games.spec_params())
 def test_declared_reward_modes_construct(spec) -> None:
     raw = spec.env_module().raw_env
