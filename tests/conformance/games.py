@@ -13,12 +13,15 @@ One :class:`Adapter` entry per game name in :data:`ADAPTERS`; a registered game 
 - ``short``: env kwargs for a short whole game, for the checks that play many whole games;
 - ``fuzz_games``: random games per seat count in the simulation when ``--fuzz-games`` is not given.
 
-Also here: the parameter lists every conformance module uses (:func:`spec_params`, :func:`seat_params`)
-and :func:`make`, which builds a face of a game at a seat count.
+Also here: the expected failures, in one place (``ORACLES_PENDING``, ``KNOWN_GAPS``), the parameter
+lists every conformance module uses (:func:`spec_params`, :func:`seat_params`, :func:`edge_seat_params`)
+and the helpers that build a face of a game at a seat count (:func:`make`) or mid-game (:func:`started`).
 """
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -238,6 +241,12 @@ def seat_params(only: Callable[[GameSpec], bool] | None = None) -> list[Any]:
     return [pytest.param(s, n, id=f"{s.name}-{n}p") for s in specs() if only is None or only(s) for n in s.seat_counts()]
 
 
+def edge_seat_params(only: Callable[[GameSpec], bool] | None = None) -> list[Any]:
+    """``(spec, seats)`` for the smallest and the largest table of every game (checks that play many whole games)."""
+    return [pytest.param(s, n, id=f"{s.name}-{n}p") for s in specs() if only is None or only(s)
+            for n in sorted({min(s.seat_counts()), max(s.seat_counts())})]
+
+
 def make(spec: GameSpec, seats: int | None = None, face: str = "env", **kwargs: Any) -> Any:
     """``env()`` (``face="env"``) or ``raw_env`` of ``spec`` at ``seats`` players (``None``: the default)."""
     kw = spec.size_kwargs(seats, kwargs)
@@ -256,13 +265,26 @@ def play_random(env: Any, steps: int, seed: int = 0) -> bool:
 
 
 def started(spec: GameSpec, seats: int | None = None, face: str = "raw_env", steps: int = 20, **kwargs: Any) -> Any:
-    """An env mid-game: ``steps`` random decisions in (fewer, trying later seeds, for short games), still live."""
+    """An env mid-game: ``steps`` random decisions in (fewer, trying later seeds, for short games), still live.
+
+    The position is played once per game, table, face and arguments and then loaded with ``set_state``
+    into a fresh env (the state round trip itself is tested in ``test_state.py``)."""
+    key = (spec.env_name, seats, face, steps, json.dumps(kwargs, sort_keys=True, default=str))
+    state = _STARTED.get(key)
+    if state is None:
+        env = make(spec, seats, face, **kwargs)
+        for want in (steps, steps // 2, steps // 4, 1, 0):
+            if any(play_random(env, want, seed) for seed in range(10)):
+                break
+        else:
+            raise AssertionError(f"{spec.env_name}: no seed gives a live game after a decision")
+        state = _STARTED[key] = env.get_state()
     env = make(spec, seats, face, **kwargs)
-    for want in (steps, steps // 2, steps // 4, 1, 0):
-        for seed in range(10):
-            if play_random(env, want, seed):
-                return env
-    raise AssertionError(f"{spec.env_name}: no seed gives a live game after a decision")
+    env.set_state(copy.deepcopy(state))
+    return env
+
+
+_STARTED: dict[tuple, dict] = {}
 
 
 def with_an_illegal_action(spec: GameSpec, seats: int | None = None, face: str = "raw_env", steps: int = 20) -> Any:

@@ -155,6 +155,7 @@ def test_gym_env_turn_cap_truncates(spec) -> None:
     assert trunc and not term
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", GYM)
 def test_gymnasium_make_by_id_and_maskable_ppo_can_use_it(spec) -> None:
     """``gymnasium.make(spec.gymnasium_id)`` after ``import mythzoo.envs``; sb3-contrib's MaskablePPO

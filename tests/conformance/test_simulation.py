@@ -27,7 +27,8 @@ from mythzoo.envs.core.rng import make_rng
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """``sim``: (spec, seats, seeds) for every game and seat count, the games split into chunks."""
+    """``sim``: (spec, seats, seeds) for every game and seat count, the games split into chunks
+    (marked ``slow``: the bulk of the suite's time; ``-m "not slow"`` leaves them out)."""
     if "sim" in metafunc.fixturenames:
         params = []
         for spec in games.specs():
@@ -35,7 +36,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             default = entry.fuzz_games if entry else games.DEFAULT_FUZZ_GAMES
             for seats in spec.seat_counts():
                 for r in fuzz_ranges(metafunc.config, default):
-                    params.append(pytest.param((spec, seats, r), id=f"{spec.name}-{seats}p-seeds{r.start}-{r.stop - 1}"))
+                    params.append(pytest.param((spec, seats, r), id=f"{spec.name}-{seats}p-seeds{r.start}-{r.stop - 1}", marks=pytest.mark.slow))
         metafunc.parametrize("sim", params)
 
 
@@ -51,8 +52,13 @@ def test_random_games(sim, fuzz_options: Options) -> None:
 def test_random_games_cut_by_the_turn_cap(spec, seats: int) -> None:
     """Short games cut by a small turn cap (``turn_cap`` of the adapter): truncated exactly at the cap."""
     cap = games.adapter(spec).turn_cap
-    report = run_simulation(games.target(spec), spec.size_kwargs(seats, cap), range(1000, 1003), Options(fork_every=15, env_exact_every=10))
-    assert report.truncated >= 1, f"a turn cap of {cap} truncated none of 3 games\n{report.summary()}"
+    target, kwargs, options = games.target(spec), spec.size_kwargs(seats, cap), Options(fork_every=15, env_exact_every=10)
+    report = None
+    for seed in range(1000, 1006):  # two games, or more until one is cut
+        report = play_game(target, kwargs, seed, options, report)
+        if report.games >= 2 and report.truncated:
+            break
+    assert report.truncated >= 1, f"a turn cap of {cap} truncated none of {report.games} games\n{report.summary()}"
     assert report.ok, "\n" + report.summary()
 
 
@@ -70,13 +76,14 @@ def _subclass(spec, **methods):
     return type(f"Broken_{spec.name}", (spec.env_module().raw_env,), methods)
 
 
-def _until_caught(spec, target: Target, category: str, options: Options, kwargs: dict | None = None) -> None:
-    kwargs = spec.size_kwargs(None, {**games.adapter(spec).short, **(kwargs or {})})
-    report = None
-    for seed in range(4):
-        report = play_game(target, kwargs, seed, options)
-        if category in report.counts:
-            return
+def _until_caught(spec, target: Target, category: str, options: Options) -> None:
+    """Games (cut short by the turn cap first, then whole) until the harness reports ``category``."""
+    entry, report = games.adapter(spec), None
+    for extra, seeds in (({**entry.short, **entry.turn_cap}, range(2)), (entry.short, range(4))):
+        for seed in seeds:
+            report = play_game(target, spec.size_kwargs(None, extra), seed, options)
+            if category in report.counts:
+                return
     pytest.fail(f"the harness did not catch {category!r} in {spec.env_name}\n{report.summary()}")
 
 

@@ -53,10 +53,11 @@ def _same(a, b) -> None:
 
 
 @pytest.mark.parametrize("face", FACES)
-@pytest.mark.parametrize(("spec", "seats"), games.seat_params())
+@pytest.mark.parametrize(("spec", "seats"), games.edge_seat_params())
 def test_json_state_deepcopy_and_pickle_continue_identically(spec, seats: int, face: str) -> None:
     """Mid-game: a fresh env loaded from ``json.loads(json.dumps(get_state()))``, a deepcopy and a
-    pickled copy take the same actions as the original to the end and stay identical throughout."""
+    pickled copy take the same actions as the original to the end and stay identical throughout.
+    (The simulation harness forks deepcopy and JSON followers at every table size too.)"""
     short = games.adapter(spec).short
     e = games.started(spec, seats, face, steps=30, **short)
     text = json.dumps(e.get_state())
@@ -99,7 +100,7 @@ def test_copies_are_independent(spec) -> None:
     assert c.get_state() == state, "set_state keeps no reference to the dict it was given"
 
 
-@pytest.mark.parametrize(("spec", "seats"), games.seat_params())
+@pytest.mark.parametrize(("spec", "seats"), games.edge_seat_params())
 def test_same_seed_same_game_and_only_the_envs_own_rng(spec, seats: int) -> None:
     short = games.adapter(spec).short
     e = games.make(spec, seats, **short)
