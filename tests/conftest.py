@@ -1,40 +1,59 @@
-"""Shared pytest options for mythzoo's tests.
+"""Shared pytest options, and the toy games of mythzoo's tests.
 
-``--fuzz-games N``: games per player count in ``test_simulation.py`` (default 25, about a minute
-on 2 cores). A long fuzz run: ``pytest tests/test_simulation.py --fuzz-games 2000 -n 16``; the
-games are split into chunks of ``--fuzz-chunk`` (default 13) so xdist spreads them over workers.
+The toy games are registered below, one line each: from then on they are games like the shipped
+ones, and the conformance suite (``tests/conformance/``, parametrized over ``mythzoo.envs.SPECS``)
+runs on them too.
+
+``--fuzz-games N``: random games per seat count in the simulation tests
+(``tests/conformance/test_simulation.py``; default: each game's own count in
+``tests/conformance/games.py``, 25 for Mythic Baths, about a minute on 2 cores). A long fuzz run:
+``pytest tests/conformance/test_simulation.py --fuzz-games 2000 -n 16`` (``-k mythsgate`` for one
+game); the games are split into chunks of ``--fuzz-chunk`` (default 13) so xdist spreads them.
 ``--fuzz-seed S``: first game seed (default 0), to fuzz fresh games in a later run.
-``--fuzz-thorough``: every harness check at every step (``harness.Options.thorough()``).
+``--fuzz-thorough``: every harness check at every step (``conformance.harness.Options.thorough()``).
 """
 
 from __future__ import annotations
 
 import pytest
 
+import toy_asymmetric
+import toy_game.spec
+from mythzoo.envs import register
+
+register(toy_game.spec.SPEC)
+register(toy_asymmetric.SPEC)
+
 DEFAULT_FUZZ_GAMES = 25
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mythzoo fuzzing")
-    group.addoption("--fuzz-games", type=int, default=DEFAULT_FUZZ_GAMES, help="random games per player count in test_simulation.py (default %(default)s)")
+    group.addoption("--fuzz-games", type=int, default=None, help="random games per seat count in the simulation tests (default: each game's own count)")
     group.addoption("--fuzz-chunk", type=int, default=13, help="games per test item, so xdist can spread long runs (default %(default)s)")
     group.addoption("--fuzz-seed", type=int, default=0, help="seed of the first fuzz game (default %(default)s)")
     group.addoption("--fuzz-thorough", action="store_true", help="run every harness check at every step (about 3x slower)")
 
 
+def fuzz_ranges(config: pytest.Config, default_games: int) -> list[range]:
+    """``--fuzz-games`` (or ``default_games``) seeds from ``--fuzz-seed``, in chunks of ``--fuzz-chunk``."""
+    games = config.getoption("--fuzz-games")
+    games = default_games if games is None else games
+    chunk = max(1, config.getoption("--fuzz-chunk"))
+    first = config.getoption("--fuzz-seed")
+    return [range(first + i, first + min(i + chunk, games)) for i in range(0, max(games, 0), chunk)]
+
+
 @pytest.fixture
 def fuzz_options(request: pytest.FixtureRequest):
     """The harness options for the fuzz tests (``--fuzz-thorough`` for every check at every step)."""
-    from harness import Options
+    from conformance.harness import Options
 
     return Options.thorough() if request.config.getoption("--fuzz-thorough") else Options()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Parametrize ``fuzz_seeds`` with ranges of game seeds: ``--fuzz-games`` split into chunks."""
+    """Parametrize ``fuzz_seeds`` with ranges of game seeds: ``--fuzz-games`` (default 25) split into chunks."""
     if "fuzz_seeds" in metafunc.fixturenames:
-        games = metafunc.config.getoption("--fuzz-games")
-        chunk = max(1, metafunc.config.getoption("--fuzz-chunk"))
-        first = metafunc.config.getoption("--fuzz-seed")
-        ranges = [range(first + i, first + min(i + chunk, games)) for i in range(0, max(games, 0), chunk)]
+        ranges = fuzz_ranges(metafunc.config, DEFAULT_FUZZ_GAMES)
         metafunc.parametrize("fuzz_seeds", ranges, ids=[f"seeds{r.start}-{r.stop - 1}" for r in ranges])

@@ -86,6 +86,9 @@ def test_the_heuristic_is_the_one_the_game_spec_declares(game: str) -> None:
 def test_an_env_without_a_game_spec_has_no_heuristic() -> None:
     import toy_asymmetric
 
-    with pytest.raises(KeyError, match="no heuristic policy for 'toy_hide_seek_v0'; available for"):
-        make_baseline("heuristic", toy_asymmetric.env())
-    assert isinstance(make_baseline("random", toy_asymmetric.env(), seed=0), RandomPolicy)
+    class Unregistered(toy_asymmetric.raw_env):  # (the toy itself is registered by tests/conftest.py)
+        env_name = "unregistered_toy_v0"
+
+    with pytest.raises(KeyError, match="no heuristic policy for 'unregistered_toy_v0'; available for"):
+        make_baseline("heuristic", Unregistered())
+    assert isinstance(make_baseline("random", Unregistered(), seed=0), RandomPolicy)

@@ -1,4 +1,4 @@
-"""Random-simulation fuzzing of Mythwind: the Innkeeper through the game-generic harness (tests/harness.py).
+"""Random-simulation fuzzing of Mythwind: the Innkeeper's campaign lengths through the conformance harness.
 
 Every step the harness validates the state with ``rules.validate``, which checks the invariants the
 issue lists: the grid's placement restrictions hold (doors and windows in outer slots, drinks and
@@ -7,9 +7,9 @@ token is in exactly one place (supply, bag, drawn, unseated, or one slot) and so
 accommodation token and gossip card, and renown stays on its track. The harness also checks that
 masks equal the engine's legal actions and are exact, that get_state/set_state/deepcopy followers
 stay identical, that resample_hidden keeps the observation, and that changing the hidden part (the
-Generator that decides every future draw) does not move the observation.
-
-Per game the campaign must end: terminated exactly after ``days_per_season x seasons`` days.
+Generator that decides every future draw) does not move the observation. The default campaign, the
+turn cap and the terminal reward mode run in ``tests/conformance/test_simulation.py``; here, other
+campaign lengths, each of which must end: terminated exactly after ``days_per_season x seasons`` days.
 A random policy rarely reaches renown II or III, so a second fuzz plays a greedy innkeeper that
 does, with the same engine-level checks. ``--fuzz-games N`` scales the default game counts.
 """
@@ -19,52 +19,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness import GameSpec, Options, play_game, run_simulation
+import mythzoo.envs
+from conformance import games
+from conformance.harness import Options, run_simulation
 from mythzoo.envs import mythwind_innkeeper_v0
-from mythzoo.envs.core.rng import make_rng, rng_to_json
 from mythzoo.envs.mythwind_innkeeper.rules import G_SUPPLY, OUTER, P_BUY_SLOT, P_DAMAGE, P_LOSE, P_MOVE_DEST, P_OVER, P_SEAT_GUEST, P_SETUP
 
-
-def hidden_view(game: dict, seat: int):
-    """Hidden: only the Generator (the bag, weather deck and gossip deck are sorted sets; their draws are the secret)."""
-    return game["rng"]
-
-
-def perturb_hidden(game: dict, seat: int, rng: np.random.Generator):
-    """Replace the Generator (every future draw changes); the observation must not."""
-    game["rng"] = rng_to_json(make_rng(int(rng.integers(2**62))))
-    return game, None
-
-
-INNKEEPER = GameSpec(
-    name="mythwind_innkeeper_v0",
-    make_raw=mythwind_innkeeper_v0.raw_env,
-    hidden_view=hidden_view,
-    perturb_hidden=perturb_hidden,
-    zero_sum=False,
-    max_decisions_per_turn=400,
-)
-
 CONFIGS = [
-    {},
     {"days_per_season": 2, "seasons": 3},
     {"days_per_season": 14, "seasons": 2, "reward_mode": "terminal"},
 ]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=["default", "short", "long_terminal"])
+@pytest.mark.parametrize("config", CONFIGS, ids=["short", "long_terminal"])
 def test_random_campaigns(config: dict, fuzz_seeds: range, fuzz_options: Options) -> None:
-    seeds = fuzz_seeds if config == {} else range(fuzz_seeds.start, fuzz_seeds.start + max(1, len(fuzz_seeds) // 3))
-    report = run_simulation(INNKEEPER, config, seeds, fuzz_options)
+    seeds = range(fuzz_seeds.start, fuzz_seeds.start + max(1, len(fuzz_seeds) // 3))
+    report = run_simulation(games.target(mythzoo.envs.spec("mythwind_innkeeper")), config, seeds, fuzz_options)
     print(report.summary())
     assert report.games == len(seeds)
     assert report.terminated == len(seeds), report.summary()
-    assert report.ok, "\n" + report.summary()
-
-
-def test_turn_cap_truncates() -> None:
-    report = run_simulation(INNKEEPER, {"max_turns": 3}, range(100, 103), Options(fork_every=10, env_exact_every=10))
-    assert report.truncated == 3, report.summary()
     assert report.ok, "\n" + report.summary()
 
 
@@ -173,19 +146,3 @@ def test_greedy_campaigns_reach_higher_renown_and_stay_valid() -> None:
             step += 1
         assert e.state_.turn == 32
     assert 2 in reached, f"greedy campaigns never reached renown level II: {reached}"
-
-
-def test_harness_detects_a_bag_order_leak() -> None:
-    """The harness is not vacuous here: an observation that shows the next guest to be drawn is caught."""
-    class Leaky(mythwind_innkeeper_v0.raw_env):
-        def observe(self, agent):
-            o = super().observe(agent)
-            s = self.state_
-            if s.bag:
-                c = self.rules.clone(s)
-                o["observation"][0] += float(c.bag[int(c.rng.integers(len(c.bag)))])
-            return o
-
-    spec = GameSpec("leaky", Leaky, hidden_view=hidden_view, perturb_hidden=perturb_hidden, max_decisions_per_turn=400)
-    report = play_game(spec, {}, 0, Options(exact_every=50, fork_every=1000, hidden_every=1))
-    assert "hidden information leaks into an observation" in report.counts, report.summary()

@@ -7,16 +7,17 @@ works only through the PettingZoo AEC API plus a few hooks every mythzoo game ha
 - ``env.unwrapped.rules``: ``validate(state)``, ``legal_actions``, ``apply``, ``clone``,
   ``is_over``, ``turns_played``, ``to_json``/``from_json`` (the ``GameRules`` protocol of
   ``mythzoo.envs.core.aec``) and ``env.unwrapped.state_``;
-- ``get_state()``/``set_state()``, ``resample_hidden(agent, seed)``, ``copy.deepcopy(env)``;
+- ``get_state()``/``set_state()``, ``resample_hidden(agent, seed)``, ``copy.deepcopy(env)``,
+  ``agent_team(agent)`` (the side an agent wins or loses with);
 - optional: ``env.unwrapped.scores()`` (never negative), ``observation_features()``;
-- game-specific pieces come in a :class:`GameSpec`: how to build the raw env, which part of a
-  ``get_state()["game"]`` dict is hidden from a seat, and how to change such a hidden part.
-
-So Mythsgate or a solo game reuses it by writing a ``GameSpec``.
+- what differs per game comes in a :class:`Target`, which ``conformance.games.target(spec)``
+  builds from the game's ``GameSpec`` (utility, declared ``max_decisions``) and its test-side
+  adapter entry (which part of a ``get_state()["game"]`` dict is hidden from a seat, and how
+  to change such a hidden part).
 
 Checks, and how often they run (``Options``; with the defaults a Mythic Baths game of ~400
-decisions costs ~1 s of CPU, so the default 4 x 25 games take about a minute on 2 cores;
-``Options.thorough()`` (``--fuzz-thorough``) runs the engine-level checks at every step):
+decisions costs ~1 s of CPU; ``Options.thorough()`` (``--fuzz-thorough``) runs the
+engine-level checks at every step):
 
 every step
   * ``rules.validate`` on the live state (each card in one place, conservation, ranges);
@@ -45,8 +46,8 @@ every ``Options.hidden_every``-th step
   * ``resample_hidden(mover, seed)`` and ``resample_hidden(another agent, seed)``: JSON data,
     loads with ``set_state`` on a fresh env (hence valid), that agent's observation and mask
     are unchanged, the loaded game can take a step; over a game some resample changes a hidden
-    part (``GameSpec.hidden_view``: e.g. another player's hand or the deck order);
-  * no leak: ``GameSpec.perturb_hidden`` changes a part hidden from a seat (e.g. swaps a card
+    part (``Target.hidden_view``: e.g. another player's hand or the deck order);
+  * no leak: ``Target.perturb_hidden`` changes a part hidden from a seat (e.g. swaps a card
     between another player's hand and the deck); loaded with ``set_state`` the observer's
     observation must not change (and the changed player's own view must).
 
@@ -58,17 +59,21 @@ every ``Options.fork_every``-th step (and the first)
     follower steps and at the end.
 
 per game
-  * the game ends (terminated or truncated) within the turn cap (a bound on decisions per
-    turn catches a loop inside a turn); truncation happens exactly at the cap; every agent gets
-    its final ``last()`` with terminated/truncated set; in a zero-sum game the final rewards sum
-    to 0 when it terminates.
+  * the game ends (terminated or truncated) within the turn cap, and within the decisions the
+    spec declares (``max_decisions``; without a declaration a generous bound per turn catches a
+    loop inside a turn); truncation happens exactly at the cap; every agent gets its final
+    ``last()`` with terminated/truncated set;
+  * the utility as declared, on every agent's rewards summed over the whole game (shaped modes
+    included): ``zero_sum``: every member of a side (``agent_team``) gets the same total and the
+    sides' totals sum to 0; ``identical``: every agent the same total; ``constant_sum``: the
+    totals' sum is the same in every game of a run (``run_simulation``).
 
 Failures do not stop the run: each is recorded under a category with its reproduction (player
 count, game seed, step), at most ``Options.max_examples`` examples per category, and
 :meth:`Report.summary` lists them all, so one bug does not hide another. A failure that makes
 the game impossible to continue (a legal step raising) abandons that game only.
 
-A game is reproduced by ``play_game(spec, env_kwargs, game_seed, options)``: the env is
+A game is reproduced by ``play_game(target, env_kwargs, game_seed, options)``: the env is
 ``reset(seed=game_seed)`` and the policy draws from ``np.random.default_rng(game_seed)``.
 """
 
@@ -86,12 +91,12 @@ import numpy as np
 
 from mythzoo.envs.core.errors import IllegalActionError
 
-__all__ = ["GameSpec", "Options", "Report", "play_game", "run_simulation"]
+__all__ = ["Options", "Report", "Target", "play_game", "run_simulation"]
 
 
 @dataclass
-class GameSpec:
-    """What the harness needs to know about one game.
+class Target:
+    """What the harness needs to know about one game (``conformance.games.target(spec)`` builds it).
 
     ``make_raw(**env_kwargs)`` builds the raw env (illegal actions raise IllegalActionError).
     ``hidden_view(game, seat)``: the parts of a ``get_state()["game"]`` dict hidden from ``seat``
@@ -99,17 +104,21 @@ class GameSpec:
     ``perturb_hidden(game, seat, rng)``: a modified copy of ``game`` differing only in a part
     hidden from ``seat``, as ``(game, seat_whose_own_view_changes)`` or None when no such change
     is possible now (None hook: skip the leak check).
+    ``utility``: the spec's utility class; ``decision_bound(env_kwargs)``: the spec's declared most
+    decisions of one game (``GameSpec.decision_bound``; None when undeclared).
     """
 
     name: str
     make_raw: Callable[..., Any]
     hidden_view: Callable[[dict, int], Any] | None = None
     perturb_hidden: Callable[[dict, int, np.random.Generator], tuple[dict, int | None] | None] | None = None
-    zero_sum: bool = False
-    max_decisions_per_turn: int = 100
-    # Team games (e.g. Mythsgate): agent -> team name. With ``zero_sum``, every member of a team must
-    # get the same final reward and the teams' rewards (one per team) must sum to 0.
-    team_of: Callable[[str], str] | None = None
+    utility: str = "general_sum"
+    decision_bound: Callable[[dict], int | None] | None = None
+
+
+# Without a declared max_decisions, the agent iterations allowed per turn of the cap: generous
+# (a Mythsgate round is a few hundred decisions), it only has to stop a loop inside a turn.
+FALLBACK_DECISIONS_PER_TURN = 2000
 
 
 @dataclass
@@ -150,6 +159,7 @@ class Report:
     failures: dict[str, list[Failure]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     max_examples: int = 3
+    reward_sums: list[float] = field(default_factory=list)  # per game, for a constant-sum utility
 
     @property
     def ok(self) -> bool:
@@ -168,6 +178,7 @@ class Report:
         self.truncated += other.truncated
         self.abandoned += other.abandoned
         self.seconds += other.seconds
+        self.reward_sums += other.reward_sums
         for cat, n in other.counts.items():
             self.counts[cat] = self.counts.get(cat, 0) + n
             lst = self.failures.setdefault(cat, [])
@@ -213,9 +224,9 @@ def _last_equal(a: tuple, b: tuple) -> bool:
 class _Game:
     """One game's run: the env, its followers and the checks."""
 
-    def __init__(self, spec: GameSpec, env_kwargs: dict, game_seed: int, opts: Options, report: Report):
-        self.spec, self.kwargs, self.seed, self.opts, self.report = spec, dict(env_kwargs), game_seed, opts, report
-        self.env = spec.make_raw(**self.kwargs)
+    def __init__(self, target: Target, env_kwargs: dict, game_seed: int, opts: Options, report: Report):
+        self.target, self.kwargs, self.seed, self.opts, self.report = target, dict(env_kwargs), game_seed, opts, report
+        self.env = target.make_raw(**self.kwargs)
         self.u = self.env.unwrapped
         self.rng = np.random.default_rng(game_seed)
         self.check_rng = np.random.default_rng([game_seed, 1])  # for sampling checks; never drives the game
@@ -232,13 +243,13 @@ class _Game:
     # ------------------------------------------------------------ plumbing
     def where(self) -> str:
         agent = getattr(self.env, "agent_selection", "?")
-        return f"{self.spec.name} {self.kwargs} seed={self.seed} step={self.step_no} agent={agent}"
+        return f"{self.target.name} {self.kwargs} seed={self.seed} step={self.step_no} agent={agent}"
 
     def fail(self, category: str, message: str) -> None:
         self.report.add(category, self.where(), message)
 
     def fresh_env(self) -> Any:
-        return self.spec.make_raw(**self.kwargs)
+        return self.target.make_raw(**self.kwargs)
 
     def scratch_env(self) -> Any:
         """One env per game reused for loading resampled/perturbed states (set_state overwrites everything)."""
@@ -257,12 +268,20 @@ class _Game:
             return
         n = len(env.possible_agents)
         max_turns = getattr(u, "max_turns", None)
-        cap = ((max_turns or 10_000) + 1) * self.spec.max_decisions_per_turn + n
+        bound = None
+        if self.target.decision_bound is not None:
+            try:
+                bound = self.target.decision_bound(self.kwargs)
+            except Exception as e:  # noqa: BLE001
+                self.fail("max_decisions raises", _err(e))
+        cap = bound + n + 1 if bound is not None else ((max_turns or 10_000) + 1) * FALLBACK_DECISIONS_PER_TURN + n
         final_seen: dict[str, tuple[bool, bool, float]] = {}
+        totals = dict.fromkeys(env.possible_agents, 0.0)  # every reward last() gave each agent
         outcome = None
         try:
             for agent in env.agent_iter(cap):
                 obs, reward, term, trunc, info = env.last()
+                totals[agent] += float(reward)
                 if term or trunc:
                     if agent in final_seen:
                         self.fail("end of game", f"{agent} got its final last() twice")
@@ -270,6 +289,9 @@ class _Game:
                     outcome = outcome or ("terminated" if term else "truncated")
                     self._step(None)
                     continue
+                if bound is not None and self.step_no >= bound:
+                    self.fail("more decisions than the declared max_decisions", f"decision {self.step_no + 1} of a game; max_decisions({self.kwargs}) = {bound}")
+                    raise _Abandon
                 if u.state_ is not None and self.step_no % self.opts.fork_every == 0:
                     self._fork()
                 legal = self._check_step(agent)
@@ -284,7 +306,7 @@ class _Game:
         self.report.games += 1
         # ---- end of game
         if env.agents:
-            self.fail("game does not end within the turn cap", f"still running after {cap} agent iterations (turn cap {max_turns})")
+            self.fail("game does not end within the turn cap", f"still running after {cap} agent iterations (turn cap {max_turns}, max_decisions {bound})")
             return
         if set(final_seen) != set(env.possible_agents):
             self.fail("end of game", f"agents that got a final last(): {sorted(final_seen)}; expected all of {env.possible_agents}")
@@ -295,27 +317,33 @@ class _Game:
             self.report.terminated += 1
             if not u.rules.is_over(u.state_):
                 self.fail("end of game", "terminated but rules.is_over() is False")
-            if self.spec.zero_sum and self.spec.team_of is not None:
-                teams: dict[str, set[float]] = {}
-                for a, (_, _, r) in final_seen.items():
-                    teams.setdefault(self.spec.team_of(a), set()).add(r)
-                if any(len(rs) != 1 for rs in teams.values()):
-                    self.fail("zero-sum rewards", f"members of a team got different rewards: {final_seen}")
-                elif abs(sum(next(iter(rs)) for rs in teams.values())) > 1e-9:
-                    self.fail("zero-sum rewards", f"team rewards {teams} do not sum to 0")
-            elif self.spec.zero_sum:
-                total = sum(r for _, _, r in final_seen.values())
-                if abs(total) > 1e-9:
-                    self.fail("zero-sum rewards", f"final rewards {final_seen} sum to {total}")
         elif outcome == "truncated":
             self.report.truncated += 1
             if max_turns is None or u.rules.turns_played(u.state_) != max_turns:
                 self.fail("turn cap", f"truncated after {u.rules.turns_played(u.state_)} turns; cap {max_turns}")
             if u.rules.is_over(u.state_):
                 self.fail("turn cap", "truncated although the game is over (should be terminated)")
-        if self.resamples >= 5 and self.spec.hidden_view is not None and not self.hidden_changed:
+        self._check_utility(totals)
+        if self.resamples >= 5 and self.target.hidden_view is not None and not self.hidden_changed:
             self.fail("resample_hidden changes nothing hidden", f"{self.resamples} resamples in the game, none changed hidden_view")
         self._finish_followers()
+
+    def _check_utility(self, totals: dict[str, float]) -> None:
+        """The declared utility on each agent's rewards summed over the game."""
+        utility, eps = self.target.utility, 1e-9
+        if utility == "zero_sum":
+            sides: dict[str, list[float]] = {}
+            for a, r in totals.items():
+                sides.setdefault(self.u.agent_team(a), []).append(r)
+            if any(max(rs) - min(rs) > eps for rs in sides.values()):
+                self.fail("zero-sum rewards", f"members of a side got different game totals: {totals}")
+            elif abs(sum(rs[0] for rs in sides.values())) > eps:
+                self.fail("zero-sum rewards", f"the sides' game totals {({t: rs[0] for t, rs in sides.items()})} do not sum to 0")
+        elif utility == "identical":
+            if max(totals.values()) - min(totals.values()) > eps:
+                self.fail("identical rewards", f"agents got different game totals: {totals}")
+        elif utility == "constant_sum":
+            self.report.reward_sums.append(sum(totals.values()))
 
     # ------------------------------------------------------------- stepping
     def _step(self, action: int | None) -> None:
@@ -573,8 +601,8 @@ class _Game:
                 continue
             if not _obs_equal(scratch.observe(a), env.observe(a)):
                 self.fail(cat, f"resample_hidden({a!r}, {rseed}) changes {a}'s own observation or mask")
-            if self.spec.hidden_view is not None and not self.hidden_changed:
-                if self.spec.hidden_view(r["game"], seat) != self.spec.hidden_view(snapshot["game"], seat):
+            if self.target.hidden_view is not None and not self.hidden_changed:
+                if self.target.hidden_view(r["game"], seat) != self.target.hidden_view(snapshot["game"], seat):
                     self.hidden_changed = True
             try:  # the resampled game can go on
                 if scratch.agents and not (scratch.terminations[scratch.agent_selection] or scratch.truncations[scratch.agent_selection]):
@@ -584,11 +612,11 @@ class _Game:
             except Exception as e:  # noqa: BLE001
                 self.fail(cat, f"stepping the resampled game ({a!r}, {rseed}) failed: {_err(e)}")
         # No leak: change something hidden from a seat; its observation must not move.
-        if self.spec.perturb_hidden is None:
+        if self.target.perturb_hidden is None:
             return
         a = agents[int(self.check_rng.integers(len(agents)))]
         seat = agents.index(a)
-        pert = self.spec.perturb_hidden(copy.deepcopy(snapshot["game"]), seat, self.check_rng)
+        pert = self.target.perturb_hidden(copy.deepcopy(snapshot["game"]), seat, self.check_rng)
         if pert is None:
             return
         game, changed_seat = pert
@@ -612,20 +640,22 @@ class _Game:
                 self.fail("hidden change invisible to its owner", f"{b}'s observation ignores a change to its own hidden part")
 
 
-def play_game(spec: GameSpec, env_kwargs: dict, game_seed: int, options: Options | None = None, report: Report | None = None) -> Report:
+def play_game(target: Target, env_kwargs: dict, game_seed: int, options: Options | None = None, report: Report | None = None) -> Report:
     """Play and check one game; returns the report (or adds to ``report``)."""
     options = options or Options()
     report = report if report is not None else Report(max_examples=options.max_examples)
     t0 = time.perf_counter()
-    _Game(spec, env_kwargs, game_seed, options, report).run()
+    _Game(target, env_kwargs, game_seed, options, report).run()
     report.seconds += time.perf_counter() - t0
     return report
 
 
-def run_simulation(spec: GameSpec, env_kwargs: dict, game_seeds: range | list[int], options: Options | None = None) -> Report:
+def run_simulation(target: Target, env_kwargs: dict, game_seeds: range | list[int], options: Options | None = None) -> Report:
     """Play and check one game per seed."""
     options = options or Options()
     report = Report(max_examples=options.max_examples)
     for s in game_seeds:
-        play_game(spec, env_kwargs, s, options, report)
+        play_game(target, env_kwargs, s, options, report)
+    if target.utility == "constant_sum" and report.reward_sums and max(report.reward_sums) - min(report.reward_sums) > 1e-9:
+        report.add("constant-sum rewards", f"{target.name} {env_kwargs}", f"the game totals sum to different values: {sorted(set(report.reward_sums))[:6]}")
     return report
