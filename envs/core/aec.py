@@ -100,7 +100,7 @@ class MythzooAECEnv(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        if max_turns is not None and (not isinstance(max_turns, int) or max_turns < 1):
+        if max_turns is not None and (type(max_turns) is not int or max_turns < 1):  # a bool is no turn cap
             raise ValueError(f"max_turns must be a positive int or None, got {max_turns!r}")
         self.rules = rules
         self.observer = observer

@@ -870,7 +870,7 @@ class MythicBathsRules(RulesBase):
         n, nb, K, T = self.n, self.num_baths, self.K, self.T
         ints = check_ints
 
-        req(s.num_players == n, f"num_players {s.num_players} does not match the env's {n}")
+        req(type(s.num_players) is int and s.num_players == n, f"num_players {s.num_players!r} does not match the env's {n}")
         ints(s.deck, None, 0, K - 1, "deck")
         ints(s.discard, None, 0, K - 1, "discard")
         ints(s.supply, SUPPLY_SIZE, -1, K - 1, "supply")

@@ -191,13 +191,9 @@ ADAPTERS: dict[str, Adapter] = {
 # Delete a line when its gap is closed; a test that then passes was only waiting for it.
 ORACLES_PENDING = [
     ("test_observation_equals_the_oracle", game, "", "oracle lands with the game port")
-    for game in ("mythic_baths", "mythsgate", "mythwind_innkeeper")
+    for game in ("mythsgate",)
 ]
 KNOWN_GAPS = [
-    ("test_bad_constructor_arguments", None, "max_turns=True",
-     "envs/core/aec.py: MythzooAECEnv takes max_turns=True as a cap of 1 (a bool passes isinstance(x, int))"),
-    ("test_set_state_refuses_a_bool_or_float_where_the_game_has_an_int", "mythic_baths", "",
-     "set_state accepts game['num_players'] = 2.0 (validated with ==, not as an int)"),
     ("test_set_state_refuses_a_bool_or_float_where_the_game_has_an_int", "mythsgate", "",
      "set_state accepts game['num_heroes'] = 2.0 (validated with ==, not as an int)"),
 ]
