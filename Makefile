@@ -8,12 +8,13 @@ VPY := $(VENV)/bin/python
 PIP_INSTALL := $(VPY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
 DEPS := pyproject.toml setup.py constraints.txt
 
-.PHONY: demo test bench docs clean help
+.PHONY: demo test test-fast bench docs clean help
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make demo   set up .venv, train a small agent (quick preset), register and evaluate it"
 	@echo "make test   set up .venv with the dev extra and run every test"
+	@echo "make test-fast  the same without the tests marked slow (pytest -m 'not slow')"
 	@echo "make bench  decisions/s benchmark (benchmarks/bench_envs.py; options in BENCH_ARGS=...)"
 	@echo "make docs   regenerate the generated docs (docs/gen_env_docs.py)"
 	@echo "make clean  remove .venv, caches and build outputs"
@@ -44,6 +45,11 @@ demo: $(VENV)/.installed-train
 
 test: $(VENV)/.installed-dev
 	$(VPY) -m pytest -q -n 2
+
+# The fast tier for the edit-test loop: everything but the tests marked slow (long fuzz runs,
+# the 500-game fingerprints, the wheel build, training smoke runs).
+test-fast: $(VENV)/.installed-dev
+	$(VPY) -m pytest -q -n 2 -m "not slow"
 
 bench: $(VENV)/.installed-dev
 	$(VPY) benchmarks/bench_envs.py $(BENCH_ARGS)
