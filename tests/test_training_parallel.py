@@ -136,6 +136,7 @@ def _collect(model, par) -> None:
     assert model.collect_rollouts(par, cb, model.rollout_buffer, model.n_steps)
 
 
+@pytest.mark.slow  # two full SB3 rollouts side by side: about 45 s each on 2 cores
 @pytest.mark.parametrize("env_kwargs", [{}, {"max_turns": 8}], ids=["games-end", "turn-cap-truncates"])
 def test_pipelined_rollout_stores_what_sb3s_sequential_rollout_stores(env_kwargs: dict) -> None:
     # The pipelined rollout chooses one worker's moves while the other plays: same buffer as SB3's

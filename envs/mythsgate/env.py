@@ -20,6 +20,8 @@ from typing import Any
 
 from mythzoo.envs.core.actions import ActionTable
 from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.core.factory import standard_env
+from mythzoo.envs.core.validate import check_arg
 from mythzoo.envs.mythsgate.gamedata import load_data
 from mythzoo.envs.mythsgate.observation import MythsgateObserver
 from mythzoo.envs.mythsgate.render import render_text
@@ -44,8 +46,7 @@ class raw_env(MythzooAECEnv):
         data: str | Path | None = None,
         _strict: bool = True,
     ):
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-            raise ValueError(f"max_rounds must be a positive int, got {max_rounds!r}")
+        check_arg(max_rounds, 1, None, "max_rounds")
         gd = load_data(data)
         rules = MythsgateRules(gd, num_heroes, characters)
         agents = ["invoker"] + [f"hero_{h}" for h in range(num_heroes)]
@@ -92,8 +93,4 @@ class raw_env(MythzooAECEnv):
         return {a: sc[i] for i, a in enumerate(self.possible_agents)}
 
 
-def env(**kwargs: Any) -> raw_env:
-    """Mythsgate with PettingZoo's standard wrapper behaviour built in: an illegal action ends the
-    game with -1 for the offender; out-of-range actions and steps before reset raise."""
-    kwargs["_strict"] = False
-    return raw_env(**kwargs)
+env = standard_env(raw_env)

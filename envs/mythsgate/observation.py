@@ -7,42 +7,42 @@ Hood's look at the top Power card included), and of the Invoker's hand and deck 
 Great Invoker card appears as in play / discarded / set aside / hidden. Hero slots are relative
 for heroes (slot 0 = yourself, 1 = the next hero, ...) and absolute for the Invoker; absent heroes
 are zero with ``present`` off. Values are scaled to roughly [0, 1].
+
+Speed: the vector is built as bytes (packed float32) and every piece is written at its offset in
+the declared layout. The blocks that cost most to pack (hero rows, minion rows, the Invoker's cards,
+pile sizes...) are cached *in the observer*, each next to a copy of the state values it was packed
+from; a block is reused only while those values are equal, so no cache can go stale whatever the
+state (a clone, a state edited by hand, another env's) and the rules keep no encoder bookkeeping.
+``tests/oracles/mythsgate.py`` is the from-scratch reference the tests compare this with.
 """
 
 from __future__ import annotations
 
 import struct
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
 from mythzoo.envs.core.observer import ObservationLayout
 from mythzoo.envs.mythsgate.actions import MAX_HEROES, NUM_MINIONS, VIEW
-from mythzoo.envs.mythsgate.gamedata import (
-    BOOKS,
-    HERO_ABILITIES,
-    PIECES,
-    TOKENS,
-    TRACKS,
-)
-from mythzoo.envs.mythsgate.rules import (
-    BOOTS,
-    LOC_BOOK,
-    LOC_MATERIAL,
-    P_OVER,
-    PACK,
-    PHASE_NAMES,
-    PIECE_HERO,
-    MythsgateRules,
-    State,
-)
+from mythzoo.envs.mythsgate.gamedata import BOOKS, HERO_ABILITIES, PIECES, TOKENS, TRACKS
+from mythzoo.envs.mythsgate.rules import BOOTS, LOC_BOOK, LOC_MATERIAL, PACK, PHASE_NAMES, PIECE_HERO, MythsgateRules, State
 
-GAME_FIELDS = (
-    "round_frac", "gems", "treasure", "heroes", "inv_actions_left", "ban3", "ban4", "life_supply", "boots_supply",
-    "power_deck", "power_discard", "town_deck", "mine_deck", "forest_deck", "town_discard", "mine_discard",
-    "forest_discard", "inv_hand", "inv_deck", "inv_discard", "inv_aside", "phoenix_used", "inv_round_f",
-    "inv_round_p", "inv_chain", "balrog_bonus", "inv_known", "side_invoker", "side_league", "side_setup",
-    "hero_actions_left", "hero_actions_taken", "trade_left",
-)
+# The ``game`` piece, in its order: each group is packed as one block (see ``observation``).
+G_ROUND = ("round_frac",)
+G_GEMS = ("gems", "treasure", "heroes")
+G_TURN_INV = ("inv_actions_left",)
+G_BANS = ("ban3", "ban4")
+G_SUPPLIES = ("life_supply", "boots_supply")
+G_PILES = ("power_deck", "power_discard")
+G_LOC_PILES = ("town_deck", "mine_deck", "forest_deck", "town_discard", "mine_discard", "forest_discard")
+G_INV_PILES = ("inv_hand", "inv_deck", "inv_discard", "inv_aside")
+G_BOARD = ("phoenix_used", "inv_round_f", "inv_round_p", "inv_chain", "balrog_bonus")
+G_KNOWN = ("inv_known",)
+G_SIDE = ("side_invoker", "side_league", "side_setup")
+G_TURN_HERO = ("hero_actions_left", "hero_actions_taken", "trade_left")
+GAME_FIELDS = G_ROUND + G_GEMS + G_TURN_INV + G_BANS + G_SUPPLIES + G_PILES + G_LOC_PILES + G_INV_PILES + G_BOARD + G_KNOWN + G_SIDE + G_TURN_HERO
 MOVER_FIELDS = ("invoker",) + tuple(f"hero_slot{r}" for r in range(MAX_HEROES))
 MINION_FIELDS = ("in_play", "lives", "strength", "draws", "plus_f", "plus_p")
 COMBAT_FIELDS = (
@@ -53,9 +53,37 @@ LOC_FIELDS_BASE = ("book_yellow", "book_red", "book_green", "encounter", "streng
 STATUS_HERO = ("in_play", "discard", "aside", "hidden")
 STATUS_INV = ("in_play", "discard", "aside", "hand", "deck")
 
+# The state values each cached group of blocks is packed from (its key), in the order ``observation``
+# compares them by index (the most often changed first). A hero row shows hero h's entry of each
+# HERO_KEYS list, and whether h is the current hero / the hero in combat (``_c_flags``).
+HERO_KEYS = ("h_space", "h_lives", "h_armour", "h_mats", "h_hand", "h_books", "h_done", "h_boots", "h_round_f", "h_round_p", "h_chain")
+HAND_KEY = HERO_KEYS.index("h_hand")
+BOARD_KEYS = ("tokens", "tracks", "phoenix_used", "inv_round_f", "inv_round_p", "inv_chain", "balrog_bonus")
+MINION_KEYS = ("m_space", "m_lives", "m_f", "m_p")
+# ``invoker_cards`` and the Invoker's pile sizes: the minions in play (from the board) and these
+INV_CARD_KEYS = ("inv_discard", "inv_aside", "inv_hand", "inv_deck")
+MARKET_KEYS = ("supply", "market")
+MEMO_LIMIT = 4096  # a memo is emptied when it grows past this (it is only a shortcut)
+ROW_PIECES = frozenset(("heroes", "team_hands"))  # written row by row (see _init_fast)
+HERO_PARTS = ("one_hots", "body", "cards", "marks", "flags", "levels")  # a hero row's parts (_repack), in row order
+_F32 = np.dtype(np.float32)
+_IN_PLAY = (-1).__lt__  # a minion's space: -1 < space when in play
+MINION_RANGE = range(NUM_MINIONS)
+_QUARTER = (0.25).__mul__  # x * 0.25 is x / 4.0 exactly (a power of two), without a bytecode loop
+_THIRD = (3.0).__rtruediv__  # x / 3.0
+
+
+def _copy(v: Any) -> Any:
+    """A copy of a state value deep enough to compare with later (ints, lists, lists of lists)."""
+    if type(v) is list:
+        return [x[:] if type(x) is list else x for x in v]
+    return v
+
 
 class MythsgateObserver:
-    """Fills a seat's observation vector; layout 0 for the Invoker, layout 1 for every hero."""
+    """Fills a seat's observation vector; layout 0 for the Invoker, layout 1 for every hero.
+
+    Shared by every copy of an env (its caches are keyed on values, never on a state's identity)."""
 
     def __deepcopy__(self, memo: dict) -> MythsgateObserver:
         return self
@@ -79,6 +107,7 @@ class MythsgateObserver:
         slots = [f"slot{r}" for r in range(MAX_HEROES)]
         mins = [f"m{m}_{R.minion[m].name}" for m in range(NUM_MINIONS)]
         cards = [f"c{c.cid}_{c.name}" for c in gd.invoker_cards]
+        self.place_fields = ["hero", "minion"] + slots + mins + ["mine_to_place"]
         common = [
             ("phase", (len(PHASE_NAMES),), "One-hot decision phase.", [PHASE_NAMES]),
             ("mover", (len(MOVER_FIELDS),), "One-hot seat to move: the Invoker, or a hero slot.", [MOVER_FIELDS]),
@@ -95,7 +124,7 @@ class MythsgateObserver:
             ("combat_minion", (NUM_MINIONS,), "One-hot minion in the combat.", [mins]),
             ("combat_hero_cards", (K,), "Power cards the hero has played in this combat (/3).", [kinds]),
             ("combat_inv_cards", (K,), "Power cards drawn for the Invoker's side in this combat (/3).", [kinds]),
-            ("place", (2 + MAX_HEROES + NUM_MINIONS + 1,), "A piece waiting to be placed: hero/minion, which hero slot or minion, and whether you place it.", [["hero", "minion"] + slots + mins + ["mine_to_place"]]),
+            ("place", (len(self.place_fields),), "A piece waiting to be placed: hero/minion, which hero slot or minion, and whether you place it.", [self.place_fields]),
             ("place_targets", (S,), "Spaces the waiting piece may go to.", [spaces]),
             ("pwyll_cards", (2, len(self.loc_fields)), "Pwyll's two location cards to choose from (face up).", [["card0", "card1"], self.loc_fields]),
         ]
@@ -110,11 +139,10 @@ class MythsgateObserver:
             ("hood_top", (K,), "Hood's look at the top Power card (zero without Hood).", [kinds]),
         ]
         self.layouts = [ObservationLayout(inv), ObservationLayout(hero)]
-        self.off = [{p.name: p.offset for p in L.pieces} for L in self.layouts]
         self.hw = len(self.hero_fields)
         self.mw = len(self.minion_fields)
         self.lw = len(self.loc_fields)
-        # precomputed location-card rows
+        # one row per location card, as Pwyll sees it
         self.loc_rows = []
         for c in R.loc:
             row = [0.0] * self.lw
@@ -128,339 +156,384 @@ class MythsgateObserver:
                 row[M + 5] = c.power / 5.0
             row[M + 6 + c.deck] = 1.0
             self.loc_rows.append(row)
-
         self._init_fast()
 
+    # ------------------------------------------------------------------ setup
+    def _init_fast(self) -> None:
+        """Byte offsets of every piece (from the layouts), value tables, the packers and the caches."""
+        R = self.rules
+        K, S = R.K, R.S
+        # The vector is a list of parts, joined: one per piece in layout order (so each lands at its
+        # declared offset), except the pieces in ROW_PIECES, one part per row (first axis). ``slot``
+        # is the index of each piece's (first) part, the same in both roles: their common pieces
+        # come first, then each role's own under its own name.
+        names: dict[str, int] = {}
+        self.zero_parts = []
+        for L in self.layouts:
+            zero: list[bytes] = []
+            for p in L.pieces:
+                assert 4 * p.offset == sum(map(len, zero)), "the parts follow the layout"  # ObservationLayout's construction
+                assert names.setdefault(p.name, len(zero)) == len(zero), p.name
+                rows = p.shape[0] if p.name in ROW_PIECES else 1
+                zero += [bytes(4 * p.size // rows)] * rows
+            self.zero_parts.append(zero)
+        self.slot = _Slots(names)
+        self.phase_rows = self._onehots("phase")
+        self.mover_rows = self._onehots("mover")
+        self.me_rows = self._onehots("me")
+        self.slot_rows = self._onehots("combat_hero")
+        self.minion_onehot = self._onehots("combat_minion")
+        self.minion_at = self.minion_fields.index(MINION_FIELDS[-1]) + 1  # the space one-hot follows the values
+        pa = {name: i for i, name in enumerate(self.place_fields)}  # index within ``place``
+        self.place_kind_at = (pa["hero"], pa["minion"])
+        self.place_hero_at = [pa[f"slot{r}"] for r in range(MAX_HEROES)]
+        self.place_minion_at = [pa[f"m{m}_{R.minion[m].name}"] for m in range(NUM_MINIONS)]
+        self.place_mine_at = pa["mine_to_place"]
+        self.tl0, self.tl1 = R.gd.track_length[0], R.gd.track_length[1]
+        # Hero rows, packed in parts (HERO_PARTS, see _repack): per hero, the present/character/space
+        # one-hots per space + 1; the current / in-combat marks (4 combinations); actions per turn and
+        # hand maximum per (boots forged, pack forged). The other parts are packed from the state.
+        hf = self.hero_fields
+        bounds = [hf.index(first) for first in ("lives", "hand_size", "done", "current", "boots_level")]
+        assert hf[bounds[3]:] == ("current", "in_combat", "boots_level", "hand_max"), hf
+        self.hero_part_sizes = [b - a for a, b in zip([0] + bounds, bounds + [len(hf)])]  # HERO_PARTS, in row order
+        self.hero_pre = []
+        for h in range(R.k):
+            per = []
+            for sp in range(-1, S):
+                v = [0.0] * self.hero_part_sizes[0]
+                v[hf.index("present")] = 1.0
+                v[hf.index(f"char_{R.heroes[h].ability}")] = 1.0
+                if sp >= 0:
+                    v[hf.index(f"at_{R.gd.space_names[sp]}")] = 1.0
+                per.append(struct.pack(f"<{len(v)}f", *v))
+            self.hero_pre.append(per)
+        self.flag_rows = [struct.pack("<2f", cur, cb) for cur in (0, 1) for cb in (0, 1)]  # index 2 * current + in_combat
+        self.hero_levels = [[[struct.pack("<2f", (R.heroes[h].boots + (R.gd.piece_amount[BOOTS] if b else 0)) / 5.0,
+                                          (R.heroes[h].hand + (R.gd.piece_amount[PACK] if p else 0)) / 10.0) for p in (0, 1)]
+                             for b in (0, 1)] for h in range(R.k)]
+        self.hero_range = range(R.k)
+        self.loc_bytes = [struct.pack(f"<{self.lw}f", *row) for row in self.loc_rows]
+        self.book_color = [c.color for c in R.loc]
+        self.m_base_f = [mc.strength for mc in R.minion]
+        self.m_base_p = [mc.power for mc in R.minion]
+        self.m_balrog = [ab == "balrog" for ab in R.m_ability]
+        self.z_minion = bytes(4 * self.mw)
+        self.z_kinds = bytes(4 * K)
+        self._make_packers()
+        self._clear_caches()
+
+    def _onehots(self, piece: str) -> list[bytes]:
+        """Packed one-hot rows of a one-dimensional piece, one per index."""
+        n = self.layouts[0].by_name[piece].size
+        return [struct.pack(f"<{n}f", *[1.0 if j == i else 0.0 for j in range(n)]) for i in range(n)]
+
     def __getstate__(self) -> dict:
-        """Pickling: ``struct.Struct`` objects and the value tables (``_p_*``) are rebuilt on load."""
-        return {k: v for k, v in self.__dict__.items() if not k.startswith("_p_")}
+        """Pickling: ``struct.Struct`` objects, value tables (``_p_*``) and caches (``_c_*``) are rebuilt on load."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith(("_p_", "_c_"))}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._make_packers()
+        self._clear_caches()
 
     def _make_packers(self) -> None:
-        self._p_piles = struct.Struct("<12f")
-        self._p_board5 = struct.Struct("<5f")
+        R = self.rules
+        K, M = R.K, R.M
+        self._p_loc_piles = struct.Struct(f"<{len(G_LOC_PILES)}f")
+        self._p_inv_piles = struct.Struct(f"<{len(G_INV_PILES)}f")
+        self._p_board5 = struct.Struct(f"<{len(G_BOARD)}f")
         self._p_board = struct.Struct(f"<{len(TOKENS) + len(TRACKS)}f")
-        self._p_hero_tail = struct.Struct(f"<{self.hw - 6 - self.rules.S}f")
+        n = self.hero_part_sizes
+        self._p_hero_body, self._p_hero_cards, self._p_hero_marks = (struct.Struct(f"<{n[i]}f") for i in (1, 2, 3))
         self._p_minion = struct.Struct(f"<{self.mw}f")
-        self._p_mats = struct.Struct(f"<{2 * self.rules.M}f")
-        self._p_kinds = struct.Struct(f"<{self.rules.K}f")
-        self._p_combat = struct.Struct(f"<{self.combat_size}f")
-        self._p_place = struct.Struct(f"<{self.place_size}f")
-        self._p_view = struct.Struct(f"<{VIEW * self.rules.K}f")
-        self._p_invc = [struct.Struct(f"<{self.invc_size[r]}f") for r in (0, 1)]
+        self._p_mats = struct.Struct(f"<{M}f")
+        self._p_kinds = struct.Struct(f"<{K}f")
+        self._p_combat = struct.Struct(f"<{len(COMBAT_FIELDS)}f")
+        self._p_view = struct.Struct(f"<{VIEW * K}f")
+        self._p_place = struct.Struct(f"<{len(self.place_fields)}f")
+        self._p_targets = struct.Struct(f"<{R.S}f")
+        self._p_invc = [struct.Struct(f"<{len(R.gd.invoker_cards) * w}f") for w in (len(STATUS_INV), len(STATUS_HERO))]
+        self._p_kind_onehot = [self._p_kinds.pack(*[1.0 if j == kk else 0.0 for j in range(K)]) for kk in range(K)]
         # packed game fields by value (computed on first use): no division or packing per step
-        mr, k = self.max_rounds, self.rules.k
+        mr, k = self.max_rounds, R.k
         self._p_round = _Packed(lambda x: (x / mr,))
         self._p_gems = _Packed(lambda x: (x / 10.0, (10 - x) / 10.0, k / 5.0))
         self._p_t5 = _Packed(lambda x: (x / 5.0,))
         self._p_t6 = _Packed(lambda x: (x / 6.0,))
         self._p_t15 = _Packed(lambda x: (x / 15.0,))
+        self._p_t48 = _Packed(lambda x: (x / 48.0,))
         self._p_ban = [[struct.pack("<2f", b3, b4) for b4 in (0, 1)] for b3 in (0, 1)]
         self._p_side = _Packed(lambda x: (x == 0, x == 1, x == 2))
 
-    def _init_fast(self) -> None:
-        """Tables for :meth:`observation`, which builds the vector as bytes from packed blocks.
-
-        The layout's pieces follow one another in the order below (asserted), so the vector is the
-        concatenation: the one-hots (phase, mover, me) packed once per combination; game and board
-        packed every step; one packed row per hero and per minion and the invoker-card block,
-        cached in the state (``State.obs``) against the hero versions the rules bump (``State.hv``)
-        or against the values they show; the combat, place, Pwyll and view blocks packed only
-        while in use, all zero bytes otherwise."""
-        R = self.rules
-        K, S = R.K, R.S
-        for role in (0, 1):
-            o = self.off[role]
-            order = ["phase", "mover", "me", "game", "invoker_board", "heroes", "minions", "supply", "market",
-                     "power_discard", "combat", "combat_hero", "combat_minion", "combat_hero_cards", "combat_inv_cards",
-                     "place", "place_targets", "pwyll_cards", "invoker_cards"]
-            order += ["known_top", "kraken_view"] if role == 0 else ["team_hands", "hood_top"]
-            assert [p.name for p in self.layouts[role].pieces] == order
-        o = self.off[0]
-        self.onehot_size = o["game"]
-        self.combat_size = o["place"] - o["combat"]
-        self.place_size = o["pwyll_cards"] - o["place"]
-        self.invc_size = [self.off[r]["known_top" if r == 0 else "team_hands"] - self.off[r]["invoker_cards"] for r in (0, 1)]
-        self._make_packers()
-        self.z_hero = bytes(4 * self.hw)
-        self.z_minion = bytes(4 * self.mw)
-        self.z_combat = bytes(4 * self.combat_size)
-        self.z_place = bytes(4 * self.place_size)
-        self.z_pwyll = bytes(4 * 2 * self.lw)
-        self.z_view = bytes(4 * VIEW * K)
-        self.z_kinds = bytes(4 * K)
-        self.onehot_memo: dict[tuple[int, int, int], bytes] = {}
-        self.loc_bytes = [struct.pack(f"<{self.lw}f", *row) for row in self.loc_rows]
-        self.kind_onehot = []
-        for kk in range(K):
-            row = [0.0] * K
-            row[kk] = 1.0
-            self.kind_onehot.append(self._p_kinds.pack(*row))
-        # per-role offsets within the combat and place blocks
-        c0 = o["combat"]
-        self.cb_hero_at = o["combat_hero"] - c0
-        self.cb_minion_at = o["combat_minion"] - c0
-        self.cb_hcards_at = o["combat_hero_cards"] - c0
-        self.cb_icards_at = o["combat_inv_cards"] - c0
-        self.pt_at = o["place_targets"] - o["place"]
-        self.tl0, self.tl1 = R.gd.track_length[0], R.gd.track_length[1]
-        assert GAME_FIELDS[5:7] == ("ban3", "ban4") and GAME_FIELDS[21] == "phoenix_used" and GAME_FIELDS[27] == "side_invoker"
-        self.f32 = np.dtype(np.float32)
-        # hero rows: the present/character/space one-hots per (character, space + 1), packed
-        self.hero_pre = []
-        for ch in range(len(HERO_ABILITIES)):
-            per = []
-            for sp in range(-1, S):
-                v = [0.0] * (6 + S)
-                v[0] = 1.0
-                v[1 + ch] = 1.0
-                if sp >= 0:
-                    v[6 + sp] = 1.0
-                per.append(struct.pack(f"<{6 + S}f", *v))
-            self.hero_pre.append(per)
-        self.book_color = [c.color for c in R.loc]
-        self.boots_amount = R.gd.piece_amount[BOOTS]
-        self.pack_amount = R.gd.piece_amount[PACK]
-        self.m_base_f = [mc.strength for mc in R.minion]
-        self.m_base_p = [mc.power for mc in R.minion]
-        self.m_balrog = [ab == "balrog" for ab in R.m_ability]
+    def _clear_caches(self) -> None:
+        """Every cache: ``(copies of the values a block was packed from, block)``; never in a state."""
+        k = self.rules.k
+        self._c_heroes: list | None = None  # copies of the HERO_KEYS lists and
+        self._c_flags: tuple[int, int] = (-1, -1)  # ... (cur_hero, cb_hero), which per hero show
+        self._c_hero_parts: list = [None] * k  # ... the parts of its row (HERO_PARTS),
+        self._c_hero_full: list = [b""] * k  # ... the whole row
+        self._c_hand_rows: list = [b""] * k  # ... and its team_hands row
+        self._c_board: tuple | None = None  # copies of the BOARD_KEYS values, which
+        self._c_board5 = self._c_board_block = b""  # ... these show, and which give
+        self._c_bonus: tuple | None = None  # ... what every minion's Strength and draws add
+        self._c_minions: tuple | None = None  # copies of the MINION_KEYS lists, which (with the bonus)
+        self._c_minion_vals: list = [None] * NUM_MINIONS  # ... per minion (space, lives, +F, +P) show
+        self._c_minion_rows: list = [b""] * NUM_MINIONS  # ... its row,
+        self._c_minion_block = b""  # ... all rows
+        self._c_inplay: tuple[int, ...] = ()  # ... and the minions in play
+        self._c_minion_memo: dict[tuple, bytes] = {}
+        self._c_inv: tuple | None = None  # minions in play and INV_CARD_KEYS values
+        self._c_inv_blocks: list = [None, None]  # per role
+        self._c_market: tuple | None = None  # MARKET_KEYS values
+        self._c_market_blocks: tuple[bytes, bytes] = (b"", b"")
+        self._c_pdisc: list | None = None  # the Power discard pile
+        self._c_pdisc_block = b""
+        self._c_loc: tuple | None = None  # the location decks and discard piles
+        self._c_loc_block = b""
+        self._c_inv_piles = b""  # the sizes of the Invoker's piles (with _c_inv)
+        self._c_top: list | None = None  # the top Power cards the Invoker knows
+        self._c_top_block = b""
 
     def layout(self, seat: int) -> ObservationLayout:
+        """The Invoker's layout for seat 0, the heroes' for every other seat."""
         return self.layouts[0 if seat == 0 else 1]
 
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
+        """Write ``seat``'s view of ``s`` into ``out``."""
         out[:] = self.observation(s, seat)
 
+    # ------------------------------------------------------------------ the vector
     def observation(self, s: State, seat: int) -> np.ndarray:
-        """``seat``'s view of ``s`` as a new (writable) float32 vector: the values of
-        :meth:`encode_list` (which builds them from scratch), built as bytes from cached blocks."""
-        c = s.obs
-        if c is None or s.legal is None:
-            c = s.obs = _Cache()
+        """``seat``'s view of ``s`` as a new (writable) float32 vector.
+
+        Every piece's bytes go to its slot (``self.slot``: the piece's index in its declared layout);
+        the slots are joined in layout order, so each piece lands at its declared offset. A piece
+        not in use keeps its zero bytes."""
         R = self.rules
         k = R.k
         role = 0 if seat == 0 else 1
         first = 0 if role == 0 else seat - 1  # absolute hero in slot 0
-        # phase, mover, me
-        if s.over:
-            mv = -1
-        else:
+        parts = self.zero_parts[role][:]
+        sl = self.slot
+        parts[sl.phase] = self.phase_rows[s.phase]
+        if not s.over:
             a = s.actor
-            mv = 0 if a == 0 else 1 + (a - 1 - first) % k
-        key = (s.phase, mv, seat)
-        head = self.onehot_memo.get(key)
-        if head is None:
-            v = [0.0] * self.onehot_size
-            v[s.phase] = 1.0
-            if mv >= 0:
-                v[len(PHASE_NAMES) + mv] = 1.0
-            v[len(PHASE_NAMES) + len(MOVER_FIELDS) + seat] = 1.0
-            head = self.onehot_memo[key] = struct.pack(f"<{self.onehot_size}f", *v)
-        # heroes (and, for a hero, the League's hands), in slot order: one cached row per hero
-        hv = s.hv
-        hit = c.heroes.get(seat)
-        if hit is None or hit[0] != hv:
-            hit = c.heroes[seat] = self._hero_blocks(s, c, role, first)
-        # minions and the Invoker's board, supply and market, the Power discard pile, pile sizes:
-        # rebuilt when the rules say they changed
-        if c.mv != s.mv:
-            self._minions(s, c)
-            self._board(s, c)
-            c.mv = s.mv
-        pk = (s.dv, s.pv, s.lv, s.iv)
-        if c.pk != pk:
-            c.pk = pk
-            ldeck, ldisc = s.loc_deck, s.loc_discard
-            c.piles = self._p_piles.pack(
-                len(s.power_deck) / 48.0, len(s.power_discard) / 48.0,
-                len(ldeck[0]) / 14.0, len(ldeck[1]) / 14.0, len(ldeck[2]) / 14.0,
-                len(ldisc[0]) / 14.0, len(ldisc[1]) / 14.0, len(ldisc[2]) / 14.0,
-                len(s.inv_hand) / 10.0, len(s.inv_deck) / 20.0, len(s.inv_discard) / 20.0, len(s.inv_aside) / 3.0,
-            )
-        if c.sv != s.sv:
-            c.sv = s.sv
-            c.mats = self._p_mats.pack(*[x / 10.0 for x in s.supply], *[x / 4.0 for x in s.market])
-        if c.pv != s.pv:
-            c.pv = s.pv
+            parts[sl.mover] = self.mover_rows[0 if a == 0 else 1 + (a - 1 - first) % k]
+        parts[sl.me] = self.me_rows[seat]
+        # The cached blocks: each group of state values is compared (list by list, C speed, no
+        # allocation) with the copies its blocks were packed from; a group that differs is repacked.
+        c = self._c_heroes  # copies of the HERO_KEYS lists; each that differs is diffed hero by hero
+        if c is None:
+            self._init_heroes(s)
+        else:
+            if s.h_hand != c[4]:
+                self._heroes_changed(4, s.h_hand)
+            if s.h_space != c[0]:
+                self._heroes_changed(0, s.h_space)
+            if s.h_mats != c[3]:
+                self._heroes_changed(3, s.h_mats)
+            if s.h_lives != c[1]:
+                self._heroes_changed(1, s.h_lives)
+            if s.h_done != c[6]:
+                self._heroes_changed(6, s.h_done)
+            if s.h_round_f != c[8] or s.h_round_p != c[9] or s.h_chain != c[10] or s.h_boots != c[7] or s.h_armour != c[2] or s.h_books != c[5]:
+                for i in (2, 5, 7, 8, 9, 10):
+                    new = getattr(s, HERO_KEYS[i])
+                    if new != c[i]:
+                        self._heroes_changed(i, new)
+            if s.cur_hero != self._c_flags[0] or s.cb_hero != self._c_flags[1]:
+                self._flags_changed(s)
+        # the rows in this seat's slot order (absent heroes' slots stay zero)
+        rows = self._c_hero_full
+        parts[sl.heroes: sl.heroes + k] = rows if role == 0 else rows[first:] + rows[:first]
+        c = self._c_board  # BOARD_KEYS
+        if (c is None or s.tokens != c[0] or s.tracks != c[1] or s.inv_round_f != c[3] or s.inv_round_p != c[4] or s.inv_chain != c[5]
+                or s.balrog_bonus != c[6] or s.phoenix_used != c[2]):
+            self._refresh_board(s)
+        c = self._c_minions  # MINION_KEYS
+        if c is None or s.m_space != c[0] or s.m_lives != c[1] or s.m_f != c[2] or s.m_p != c[3]:
+            self._refresh_minions(s)
+        parts[sl.minions] = self._c_minion_block
+        parts[sl.invoker_board] = self._c_board_block
+        inplay = self._c_inplay
+        c = self._c_inv  # the minions in play and INV_CARD_KEYS
+        if c is None or inplay != c[0] or s.inv_hand != c[3] or s.inv_deck != c[4] or s.inv_discard != c[1] or s.inv_aside != c[2]:
+            self._refresh_inv(s, inplay)
+        invc = self._c_inv_blocks[role]
+        if invc is None:
+            invc = self._c_inv_blocks[role] = self._invoker_cards(s, role, inplay)
+        parts[sl.invoker_cards] = invc
+        c = self._c_market  # MARKET_KEYS
+        if c is None or s.supply != c[0] or s.market != c[1]:
+            self._c_market = (s.supply[:], s.market[:])
+            self._c_market_blocks = (self._p_mats.pack(*[x / 10.0 for x in s.supply]), self._p_mats.pack(*[x / 4.0 for x in s.market]))
+        parts[sl.supply], parts[sl.market] = self._c_market_blocks
+        if s.power_discard != self._c_pdisc:
+            self._c_pdisc = s.power_discard[:]
             pile = [0.0] * R.K
             for kk in s.power_discard:
                 pile[kk] += 0.2
-            c.pdisc = self._p_kinds.pack(*pile)
-        if c.iv != s.iv:
-            c.iv = s.iv
-            c.invc = [None, None]
-        invc = c.invc[role]
-        if invc is None:
-            invc = c.invc[role] = self._invoker_cards(s, role, c.inplay)
+            self._c_pdisc_block = self._p_kinds.pack(*pile)
+        parts[sl.power_discard] = self._c_pdisc_block
+        c = self._c_loc  # the location decks and discard piles
+        if c is None or s.loc_deck != c[0] or s.loc_discard != c[1]:
+            ld, lc = s.loc_deck, s.loc_discard
+            self._c_loc = ([x[:] for x in ld], [x[:] for x in lc])
+            self._c_loc_block = self._p_loc_piles.pack(len(ld[0]) / 14.0, len(ld[1]) / 14.0, len(ld[2]) / 14.0,
+                                                       len(lc[0]) / 14.0, len(lc[1]) / 14.0, len(lc[2]) / 14.0)
+        # the game piece: its groups in GAME_FIELDS order (G_ROUND, G_GEMS, ..., G_TURN_HERO)
         t5, t6 = self._p_t5, self._p_t6
-        parts = [
-            head, self._p_round[s.round], self._p_gems[s.gems], t6[s.inv_left], self._p_ban[s.ban3][s.ban4],
-            self._p_t15[s.life_supply], t5[s.boots_supply], c.piles, c.board5, t5[s.inv_known], self._p_side[s.turn_side],
-            t5[s.h_left], t5[s.h_taken], t6[s.tr_left], c.board,
-            hit[1], c.minions, c.mats, c.pdisc,
-            self._combat(s, first) if s.cb_on else self.z_combat,
-            self._place(s, seat, first) if s.pl else self.z_place,
-            self._pwyll(s) if s.pw_cards else self.z_pwyll,
-            invc,
-        ]
+        parts[sl.game] = b"".join((
+            self._p_round[s.round], self._p_gems[s.gems], t6[s.inv_left], self._p_ban[s.ban3][s.ban4],
+            self._p_t15[s.life_supply], t5[s.boots_supply], self._p_t48[len(s.power_deck)], self._p_t48[len(s.power_discard)],
+            self._c_loc_block, self._c_inv_piles, self._c_board5, t5[s.inv_known], self._p_side[s.turn_side], t5[s.h_left], t5[s.h_taken], t6[s.tr_left],
+        ))
+        if s.cb_on:
+            self._combat(s, parts, first)
+        if s.pl:
+            self._place(s, parts, seat, first)
+        if s.pw_cards:
+            parts[sl.pwyll_cards] = b"".join([self.loc_bytes[x] for x in s.pw_cards])
         if role == 0:
             deck = s.power_deck
             n = s.inv_known
             if n and deck:
-                n = min(n, len(deck))
-                tkey = deck[len(deck) - n:]
-                if c.tkey != tkey:
-                    c.tkey = tkey
+                top = deck[len(deck) - min(n, len(deck)):]
+                if top != self._c_top:
+                    self._c_top = top
                     K = R.K
                     v = [0.0] * (VIEW * K)
-                    for j in range(n):
-                        v[j * K + deck[-1 - j]] = 1.0
-                    c.top = self._p_view.pack(*v)
-                parts.append(c.top)
-            else:
-                parts.append(self.z_view)
+                    for j in range(len(top)):
+                        v[j * K + top[-1 - j]] = 1.0
+                    self._c_top_block = self._p_view.pack(*v)
+                parts[sl.known_top] = self._c_top_block
             if s.cb_kview:
                 K = R.K
                 v = [0.0] * (VIEW * K)
                 for j, kk in enumerate(s.cb_kview):
                     v[j * K + kk] = 1.0
-                parts.append(self._p_view.pack(*v))
-            else:
-                parts.append(self.z_view)
+                parts[sl.kraken_view] = self._p_view.pack(*v)
         else:
-            parts.append(hit[2])
-            parts.append(self.kind_onehot[s.power_deck[-1]] if R.has_hood and s.power_deck else self.z_kinds)
-        return np.frombuffer(bytearray().join(parts), self.f32)
+            rows = self._c_hand_rows
+            parts[sl.team_hands: sl.team_hands + k] = rows[first:] + rows[:first]
+            if R.has_hood and s.power_deck:
+                parts[sl.hood_top] = self._p_kind_onehot[s.power_deck[-1]]
+        return np.frombuffer(bytearray().join(parts), _F32)
 
-    def _board(self, s: State, c: _Cache) -> None:
-        """Phoenix used and the Invoker side's round bonuses; ability tokens and board markers."""
-        c.board5 = self._p_board5.pack(s.phoenix_used, s.inv_round_f / 6.0, s.inv_round_p / 3.0, s.inv_chain / 3.0, s.balrog_bonus)
+    # ------------------------------------------------------------------ heroes
+    # A hero row is six parts (HERO_PARTS), each packed from a few HERO_KEYS lists: a change repacks
+    # only the parts of the changed heroes that show the changed list.
+    def _init_heroes(self, s: State) -> None:
+        c = self._c_heroes = [_copy(getattr(s, name)) for name in HERO_KEYS]
+        self._c_flags = (s.cur_hero, s.cb_hero)
+        for h in range(self.rules.k):
+            self._c_hero_parts[h] = [b""] * len(HERO_PARTS)
+            for i in range(len(HERO_KEYS)):
+                self._repack(c, i, h)
+            self._c_hero_parts[h][HERO_PARTS.index("flags")] = self._flag_row(h)
+            self._c_hero_full[h] = b"".join(self._c_hero_parts[h])
+
+    def _heroes_changed(self, i: int, new: list) -> None:
+        """HERO_KEYS list ``i`` is now ``new``: keep a copy, repack what it shows of each hero whose entry changed."""
+        c = self._c_heroes
+        old = c[i]
+        c[i] = [x[:] for x in new] if type(new[0]) is list else new[:]
+        for h in compress(self.hero_range, map(ne, new, old)):
+            self._repack(c, i, h)
+            self._c_hero_full[h] = b"".join(self._c_hero_parts[h])
+
+    def _repack(self, c: list, i: int, h: int) -> None:
+        """Repack the parts of hero ``h``'s row (and its League hand row) that show HERO_KEYS list ``i``."""
+        parts = self._c_hero_parts[h]
+        if i == 0:  # h_space: present, character, space one-hots
+            parts[0] = self.hero_pre[h][c[0][h] + 1]
+        elif i <= 3:  # h_lives, h_armour, h_mats: lives, armour forged, materials
+            arm = c[2][h]
+            parts[1] = self._p_hero_body.pack(c[1][h] / 2.0, *arm, *map(_QUARTER, c[3][h]))
+            parts[5] = self.hero_levels[h][arm[BOOTS]][arm[PACK]]  # actions per turn, hand maximum
+        elif i <= 5:  # h_hand, h_books: hand size, books held
+            books = [0.0, 0.0, 0.0]
+            color = self.book_color
+            for x in c[5][h]:
+                books[color[x]] += 0.5
+            parts[2] = self._p_hero_cards.pack(sum(c[4][h]) / 10.0, *books)
+            if i == HAND_KEY:
+                self._c_hand_rows[h] = self._p_kinds.pack(*map(_THIRD, c[4][h]))
+        else:  # h_done, h_boots, h_round_f, h_round_p, h_chain: this turn's and round's marks
+            parts[3] = self._p_hero_marks.pack(c[6][h], c[7][h], c[8][h] / 4.0, c[9][h] / 2.0, c[10][h] / 2.0)
+
+    def _flag_row(self, h: int) -> bytes:
+        cur, cb = self._c_flags
+        return self.flag_rows[2 * (cur == h) + (cb == h)]
+
+    def _flags_changed(self, s: State) -> None:
+        """The current hero or the hero in combat changed: the rows of the heroes it was and is."""
+        old = self._c_flags
+        self._c_flags = (s.cur_hero, s.cb_hero)
+        flags = HERO_PARTS.index("flags")
+        for h in {*old, *self._c_flags}:
+            if 0 <= h < self.rules.k:
+                self._c_hero_parts[h][flags] = self._flag_row(h)
+                self._c_hero_full[h] = b"".join(self._c_hero_parts[h])
+
+    # ------------------------------------------------------------------ board
+    def _refresh_board(self, s: State) -> None:
+        """A BOARD_KEYS value changed: the packed Invoker board (``invoker_board`` and his round
+        bonuses in ``game``); if what every minion's Strength and draws add changed, every minion row."""
         tk, tr = s.tokens, s.tracks
-        c.board = self._p_board.pack(tk[0], tk[1], tk[2], tk[3], tr[0] / self.tl0, tr[1] / self.tl1)
-
-    def _hero_blocks(self, s: State, c: _Cache, role: int, first: int) -> tuple[list[int], bytes, bytes]:
-        """(versions, hero rows, League hands) of one seat's view; rows are rebuilt per hero only
-        when its version moved."""
-        k = self.rules.k
-        hv, rows, hands = s.hv, c.hero_rows, c.hand_rows
-        order = range(k) if role == 0 else [(first + r) % k for r in range(k)]
-        out = []
-        for h in order:
-            hit = rows[h]
-            if hit is None or hit[0] != hv[h]:
-                hit = rows[h] = (hv[h], self._hero_row(s, h))
-            out.append(hit[1])
-        pad = MAX_HEROES - k
-        blk = b"".join(out) + self.z_hero * pad
-        hand_blk = b""
-        if role == 1:
-            out = []
-            for h in order:
-                hit = hands[h]
-                if hit is None or hit[0] != hv[h]:
-                    hit = hands[h] = (hv[h], self._p_kinds.pack(*[x / 3.0 for x in s.h_hand[h]]))
-                out.append(hit[1])
-            hand_blk = b"".join(out) + self.z_kinds * pad
-        return (list(hv), blk, hand_blk)
-
-    def _pwyll(self, s: State) -> bytes:
-        lb = self.loc_bytes
-        out = b"".join(lb[x] for x in s.pw_cards)
-        return out + bytes(4 * self.lw * (2 - len(s.pw_cards))) if len(s.pw_cards) < 2 else out
-
-    def _hero_row(self, s: State, h: int) -> bytes:
-        """Hero ``h``'s row: the packed present/character/space one-hots, then the rest packed."""
+        self._c_board = (tk[:], tr[:], s.phoenix_used, s.inv_round_f, s.inv_round_p, s.inv_chain, s.balrog_bonus)
+        self._c_board5 = self._p_board5.pack(s.phoenix_used, s.inv_round_f / 6.0, s.inv_round_p / 3.0, s.inv_chain / 3.0, s.balrog_bonus)
+        self._c_board_block = self._p_board.pack(*tk, tr[0] / self.tl0, tr[1] / self.tl1)
         R = self.rules
-        sp = s.h_space[h]
-        arm = s.h_armour[h]
-        books = [0.0, 0.0, 0.0]
-        color = self.book_color
-        for x in s.h_books[h]:
-            books[color[x]] += 0.5
-        hero = R.heroes[h]
-        return self.hero_pre[R.chars[h]][sp + 1] + self._p_hero_tail.pack(
-            s.h_lives[h] / 2.0, *arm, *[x / 4.0 for x in s.h_mats[h]], sum(s.h_hand[h]) / 10.0, *books,
-            s.h_done[h], s.h_boots[h], s.h_round_f[h] / 4.0, s.h_round_p[h] / 2.0, s.h_chain[h] / 2.0,
-            s.cur_hero == h, s.cb_hero == h,
-            (hero.boots + (self.boots_amount if arm[BOOTS] else 0)) / 5.0,
-            (hero.hand + (self.pack_amount if arm[PACK] else 0)) / 10.0,
-        )
+        f_all = R.track_bonus[0][tr[0]] + s.inv_round_f  # R.minion_strength, R.minion_power, inlined
+        bonus = (f_all, f_all + s.balrog_bonus, R.track_bonus[1][tr[1]] + s.inv_round_p - s.inv_chain)
+        if bonus != self._c_bonus:
+            self._c_bonus = bonus
+            self._c_minions = None  # every row is repacked
+            self._c_minion_vals = [None] * NUM_MINIONS
 
-    def _minions(self, s: State, c: _Cache) -> None:
-        """The minion rows (each cached against the values it shows) and which minions are in play."""
-        R = self.rules
-        out = []
-        inplay = []
-        pack, z, memo = self._p_minion.pack, self.z_minion, c.minion_rows
-        space, lives, mf, mp = s.m_space, s.m_lives, s.m_f, s.m_p
-        f_all = R.track_bonus[0][s.tracks[0]] + s.inv_round_f
-        f_bal = f_all + s.balrog_bonus
-        p_all = R.track_bonus[1][s.tracks[1]] + s.inv_round_p - s.inv_chain
-        base_f, base_p, balrog = self.m_base_f, self.m_base_p, self.m_balrog
-        for m in range(NUM_MINIONS):
-            sp = space[m]
+    def _refresh_minions(self, s: State) -> None:
+        """A MINION_KEYS list changed: the rows of the minions whose values changed, the minions in play."""
+        old = self._c_minions
+        self._c_minions = (s.m_space[:], s.m_lives[:], s.m_f[:], s.m_p[:])
+        bonus = self._c_bonus
+        vals = list(zip(s.m_space, s.m_lives, s.m_f, s.m_p))
+        rows, at = self._c_minion_rows, self.minion_at
+        memo = self._c_minion_memo  # the packed row of each (space, lives, Strength, draws, +F, +P) seen
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        for m in compress(MINION_RANGE, map(ne, vals, self._c_minion_vals)):
+            sp, lives, mf, mp = vals[m]
             if sp < 0:
-                out.append(z)
+                rows[m] = self.z_minion
                 continue
-            inplay.append(m)
-            power = base_p[m] + mp[m] + p_all
-            key = (sp, lives[m], base_f[m] + mf[m] + (f_all if balrog[m] else f_bal), power if power > 0 else 0, mf[m], mp[m])  # noqa: FURB136 (no call: hot path)
-            hit = memo[m]
-            if hit is None or hit[0] != key:
+            power = self.m_base_p[m] + mp + bonus[2]
+            key = (sp, lives, self.m_base_f[m] + mf + bonus[0 if self.m_balrog[m] else 1], power if power > 0 else 0, mf, mp)
+            row = memo.get(key)
+            if row is None:
                 v = [0.0] * self.mw
-                v[0:6] = (1.0, key[1] / 3.0, key[2] / 10.0, key[3] / 5.0, key[4] / 6.0, key[5] / 2.0)
-                v[6 + sp] = 1.0
-                hit = memo[m] = (key, pack(*v))
-            out.append(hit[1])
-        c.minions = b"".join(out)
-        inplay_t = tuple(inplay)
-        if inplay_t != c.inplay:
-            c.inplay = inplay_t
-            c.invc = [None, None]
+                v[0:at] = (1.0, lives / 3.0, key[2] / 10.0, key[3] / 5.0, mf / 6.0, mp / 2.0)
+                v[at + sp] = 1.0
+                row = memo[key] = self._p_minion.pack(*v)
+            rows[m] = row
+        self._c_minion_vals = vals
+        if old is None or old[0] != s.m_space:
+            self._c_inplay = tuple(compress(MINION_RANGE, map(_IN_PLAY, s.m_space)))
+        self._c_minion_block = b"".join(rows)
 
-    def _combat(self, s: State, first: int) -> bytes:
-        R = self.rules
-        v = [0.0] * self.combat_size
-        ht, it = R.combat_totals(s)
-        enc = s.cb_enc >= 0
-        v[0: len(COMBAT_FIELDS)] = (
-            1.0, s.cb_att, enc, R.loc[s.cb_enc].strength / 10.0 if enc else 0.0, R.loc[s.cb_enc].power / 5.0 if enc else 0.0,
-            ht / 20.0, it / 20.0, R.hero_max_power(s, s.cb_hero) / 5.0, R.invoker_draws(s) / 5.0,
-            s.cb_by, s.cb_br, s.cb_fury, s.cb_dark, len(s.cb_kview) / 5.0, s.cb_kpicks / 5.0,
-        )
-        v[self.cb_hero_at + (s.cb_hero - first) % R.k] = 1.0
-        if s.cb_minion >= 0:
-            v[self.cb_minion_at + s.cb_minion] = 1.0
-        i = self.cb_hcards_at
-        for x in s.cb_hcards:
-            v[i + x] += 1 / 3
-        i = self.cb_icards_at
-        for x in s.cb_icards:
-            v[i + x] += 1 / 3
-        return self._p_combat.pack(*v)
-
-    def _place(self, s: State, seat: int, first: int) -> bytes:
-        v = [0.0] * self.place_size
-        piece, who = s.pl[0], s.pl[1]
-        if piece == PIECE_HERO:
-            v[0] = 1.0
-            v[2 + (who - first) % self.rules.k] = 1.0
-        else:
-            v[1] = 1.0
-            v[2 + MAX_HEROES + who] = 1.0
-        v[2 + MAX_HEROES + NUM_MINIONS] = float(s.pl[3] == seat)
-        i = self.pt_at
-        for x in self.rules._place_cands(s, s.pl):
-            v[i + x] = 1.0
-        return self._p_place.pack(*v)
+    def _refresh_inv(self, s: State, inplay: tuple[int, ...]) -> None:
+        """The Invoker's piles or the minions in play changed: both roles' ``invoker_cards``, the pile sizes."""
+        self._c_inv = (inplay, s.inv_discard[:], s.inv_aside[:], s.inv_hand[:], s.inv_deck[:])
+        self._c_inv_blocks = [None, None]  # packed per role when first needed
+        self._c_inv_piles = self._p_inv_piles.pack(len(s.inv_hand) / 10.0, len(s.inv_deck) / 20.0, len(s.inv_discard) / 20.0, len(s.inv_aside) / 3.0)
 
     def _invoker_cards(self, s: State, role: int, inplay: tuple[int, ...]) -> bytes:
+        """Each Great Invoker card's status: in play / discarded / set aside, and hand / deck (the
+        Invoker) or hidden (a hero)."""
         gd = self.rules.gd
-        v = [0.0] * self.invc_size[role]
-        w = 5 if role == 0 else 4
+        w = len(STATUS_INV) if role == 0 else len(STATUS_HERO)
+        v = [0.0] * (len(gd.invoker_cards) * w)
         for m in inplay:
             v[gd.minion_cards[m] * w] = 1.0
         for x in s.inv_discard:
@@ -473,174 +546,61 @@ class MythsgateObserver:
             v[x * w + (4 if role == 0 else 3)] = 1.0
         return self._p_invc[role].pack(*v)
 
-    def encode_list(self, s: State, seat: int) -> list[float]:
-        """``seat``'s view of ``s`` built from scratch as a list (no cache; the reference the fast
-        :meth:`observation` is tested against)."""
+    # ------------------------------------------------------------------ while in use
+    def _combat(self, s: State, parts: list[bytes], first: int) -> None:
+        """The five combat pieces (only during a combat)."""
         R = self.rules
-        gd = R.gd
-        k, S, M, K = R.k, R.S, R.M, R.K
-        role = 0 if seat == 0 else 1
-        L = self.layouts[role]
-        o = self.off[role]
-        v = [0.0] * L.size
-        order = list(range(k)) if role == 0 else [(seat - 1 + r) % k for r in range(k)]
-        slot_of = {h: r for r, h in enumerate(order)}
-        v[o["phase"] + s.phase] = 1.0
-        if not s.over:
-            v[o["mover"] + (0 if s.actor == 0 else 1 + slot_of[s.actor - 1])] = 1.0
-        v[o["me"] + seat] = 1.0
-        g = o["game"]
-        v[g: g + len(GAME_FIELDS)] = (
-            s.round / self.max_rounds, s.gems / 10.0, (10 - s.gems) / 10.0, k / 5.0, s.inv_left / 6.0, s.ban3, s.ban4,
-            s.life_supply / 15.0, s.boots_supply / 5.0, len(s.power_deck) / 48.0, len(s.power_discard) / 48.0,
-            len(s.loc_deck[0]) / 14.0, len(s.loc_deck[1]) / 14.0, len(s.loc_deck[2]) / 14.0,
-            len(s.loc_discard[0]) / 14.0, len(s.loc_discard[1]) / 14.0, len(s.loc_discard[2]) / 14.0,
-            len(s.inv_hand) / 10.0, len(s.inv_deck) / 20.0, len(s.inv_discard) / 20.0, len(s.inv_aside) / 3.0,
-            s.phoenix_used, s.inv_round_f / 6.0, s.inv_round_p / 3.0, s.inv_chain / 3.0, s.balrog_bonus, s.inv_known / 5.0,
-            s.turn_side == 0, s.turn_side == 1, s.turn_side == 2, s.h_left / 5.0, s.h_taken / 5.0, s.tr_left / 6.0,
+        sl = self.slot
+        ht, it = R.combat_totals(s)
+        enc = s.cb_enc >= 0
+        parts[sl.combat] = self._p_combat.pack(
+            1.0, s.cb_att, enc, R.loc[s.cb_enc].strength / 10.0 if enc else 0.0, R.loc[s.cb_enc].power / 5.0 if enc else 0.0,
+            ht / 20.0, it / 20.0, R.hero_max_power(s, s.cb_hero) / 5.0, R.invoker_draws(s) / 5.0,
+            s.cb_by, s.cb_br, s.cb_fury, s.cb_dark, len(s.cb_kview) / 5.0, s.cb_kpicks / 5.0,
         )
-        b = o["invoker_board"]
-        v[b: b + 6] = (*s.tokens, s.tracks[0] / gd.track_length[0], s.tracks[1] / gd.track_length[1])
-        # heroes
-        hw, base0 = self.hw, o["heroes"]
-        for r, h in enumerate(order):
-            base = base0 + r * hw
-            v[base] = 1.0
-            v[base + 1 + R.chars[h]] = 1.0
-            if s.h_space[h] >= 0:
-                v[base + 6 + s.h_space[h]] = 1.0
-            i = base + 6 + S
-            v[i] = s.h_lives[h] / 2.0
-            v[i + 1: i + 5] = s.h_armour[h]
-            v[i + 5: i + 5 + M] = [x / 4.0 for x in s.h_mats[h]]
-            i += 5 + M
-            v[i] = sum(s.h_hand[h]) / 10.0
-            for c in s.h_books[h]:
-                v[i + 1 + R.loc[c].color] += 0.5
-            i += 4
-            v[i: i + 9] = (
-                s.h_done[h], s.h_boots[h], s.h_round_f[h] / 4.0, s.h_round_p[h] / 2.0, s.h_chain[h] / 2.0,
-                s.cur_hero == h, s.cb_hero == h, R.hero_level(s, h) / 5.0, R.hand_max(s, h) / 10.0,
-            )
-        # minions
-        mw, mb = self.mw, o["minions"]
-        for m in range(12):
-            sp = s.m_space[m]
-            if sp < 0:
-                continue
-            base = mb + m * mw
-            v[base: base + 6] = (1.0, s.m_lives[m] / 3.0, R.minion_strength(s, m) / 10.0, R.minion_power(s, m) / 5.0, s.m_f[m] / 6.0, s.m_p[m] / 2.0)
-            v[base + 6 + sp] = 1.0
-        i = o["supply"]
-        v[i: i + M] = [x / 10.0 for x in s.supply]
-        i = o["market"]
-        v[i: i + M] = [x / 4.0 for x in s.market]
-        i = o["power_discard"]
-        for c in s.power_discard:
-            v[i + c] += 0.2
-        # combat
-        if s.cb_on:
-            i = o["combat"]
-            ht, it = R.combat_totals(s)
-            enc = s.cb_enc >= 0
-            v[i: i + len(COMBAT_FIELDS)] = (
-                1.0, s.cb_att, enc, R.loc[s.cb_enc].strength / 10.0 if enc else 0.0, R.loc[s.cb_enc].power / 5.0 if enc else 0.0,
-                ht / 20.0, it / 20.0, R.hero_max_power(s, s.cb_hero) / 5.0, R.invoker_draws(s) / 5.0,
-                s.cb_by, s.cb_br, s.cb_fury, s.cb_dark, len(s.cb_kview) / 5.0, s.cb_kpicks / 5.0,
-            )
-            v[o["combat_hero"] + slot_of[s.cb_hero]] = 1.0
-            if s.cb_minion >= 0:
-                v[o["combat_minion"] + s.cb_minion] = 1.0
-            i = o["combat_hero_cards"]
-            for c in s.cb_hcards:
-                v[i + c] += 1 / 3
-            i = o["combat_inv_cards"]
-            for c in s.cb_icards:
-                v[i + c] += 1 / 3
-        if s.pl:
-            i = o["place"]
-            piece, who = s.pl[0], s.pl[1]
-            if piece == PIECE_HERO:
-                v[i] = 1.0
-                v[i + 2 + slot_of[who]] = 1.0
-            else:
-                v[i + 1] = 1.0
-                v[i + 2 + MAX_HEROES + who] = 1.0
-            v[i + 2 + MAX_HEROES + NUM_MINIONS] = float(s.pl[3] == seat)
-            i = o["place_targets"]
-            for x in R._place_cands(s, s.pl):
-                v[i + x] = 1.0
-        if s.pw_cards:
-            i = o["pwyll_cards"]
-            lw = self.lw
-            for j, c in enumerate(s.pw_cards):
-                v[i + j * lw: i + (j + 1) * lw] = self.loc_rows[c]
-        # Great Invoker cards
-        i = o["invoker_cards"]
-        w = 5 if role == 0 else 4
-        for m in range(12):
-            if s.m_space[m] >= 0:
-                v[i + gd.minion_cards[m] * w] = 1.0
-        for c in s.inv_discard:
-            v[i + c * w + 1] = 1.0
-        for c in s.inv_aside:
-            v[i + c * w + 2] = 1.0
-        if role == 0:
-            for c in s.inv_hand:
-                v[i + c * w + 3] = 1.0
-            for c in s.inv_deck:
-                v[i + c * w + 4] = 1.0
-            i = o["known_top"]
-            deck = s.power_deck
-            for j in range(min(s.inv_known, len(deck))):
-                v[i + j * K + deck[-1 - j]] = 1.0
-            i = o["kraken_view"]
-            for j, c in enumerate(s.cb_kview):
-                v[i + j * K + c] = 1.0
+        parts[sl.combat_hero] = self.slot_rows[(s.cb_hero - first) % R.k]
+        if s.cb_minion >= 0:
+            parts[sl.combat_minion] = self.minion_onehot[s.cb_minion]
+        for i, cards in ((sl.combat_hero_cards, s.cb_hcards), (sl.combat_inv_cards, s.cb_icards)):
+            if cards:
+                v = [0.0] * R.K
+                for x in cards:
+                    v[x] += 1 / 3
+                parts[i] = self._p_kinds.pack(*v)
+
+    def _place(self, s: State, parts: list[bytes], seat: int, first: int) -> None:
+        """The piece waiting to be placed and where it may go (only while one waits)."""
+        piece, who = s.pl[0], s.pl[1]
+        v = [0.0] * len(self.place_fields)
+        if piece == PIECE_HERO:
+            v[self.place_kind_at[0]] = 1.0
+            v[self.place_hero_at[(who - first) % self.rules.k]] = 1.0
         else:
-            for c in s.inv_hand:
-                v[i + c * w + 3] = 1.0
-            for c in s.inv_deck:
-                v[i + c * w + 3] = 1.0
-            i = o["team_hands"]
-            for r, h in enumerate(order):
-                v[i + r * K: i + (r + 1) * K] = [x / 3.0 for x in s.h_hand[h]]
-            if R.has_hood and s.power_deck:
-                v[o["hood_top"] + s.power_deck[-1]] = 1.0
-        if s.phase == P_OVER:
-            pass
-        return v
+            v[self.place_kind_at[1]] = 1.0
+            v[self.place_minion_at[who]] = 1.0
+        v[self.place_mine_at] = float(s.pl[3] == seat)
+        parts[self.slot.place] = self._p_place.pack(*v)
+        v = [0.0] * self.rules.S
+        for x in self.rules._place_cands(s, s.pl):
+            v[x] = 1.0
+        parts[self.slot.place_targets] = self._p_targets.pack(*v)
+
+
+class _Slots:
+    """Piece name -> slot index, as attributes (``slot.game``): cheaper than a dict lookup per piece."""
+
+    def __init__(self, names: dict[str, int]) -> None:
+        self.__dict__.update(names)
 
 
 class _Packed(dict):
-    """Packed float32 bytes of ``fn(x)`` for an int ``x``, computed on first use."""
+    """Packed float32 bytes of ``fn(x)`` for a value ``x``, computed on first use."""
 
     def __init__(self, fn: Any) -> None:
         super().__init__()
         self.fn = fn
 
-    def __missing__(self, x: int) -> bytes:
+    def __missing__(self, x: Any) -> bytes:
         vals = self.fn(x)
         b = self[x] = struct.pack(f"<{len(vals)}f", *vals)
         return b
-
-
-class _Cache:
-    """The observer's blocks for one state (``State.obs``): never serialized, dropped by ``clone``.
-    Each block is stored with the version (``State.hv``/``mv``/``iv``/``pv``/``sv``) it was built at."""
-
-    def __init__(self) -> None:
-        self.hero_rows: list = [None] * MAX_HEROES  # (hv[h], bytes)
-        self.hand_rows: list = [None] * MAX_HEROES  # (hv[h], bytes): team_hands rows
-        self.heroes: dict = {}  # seat -> (hv copy, hero rows, team hands) in that seat's slot order
-        self.minion_rows: list = [None] * NUM_MINIONS  # (values, bytes)
-        self.mv = self.sv = self.pv = self.iv = -1
-        self.pk: tuple | None = None
-        self.piles = self.board5 = self.board = b""
-        self.minions = b""
-        self.inplay: tuple[int, ...] = ()
-        self.mats = b""
-        self.pdisc = b""
-        self.invc: list = [None, None]  # per role
-        self.tkey: list | None = None
-        self.top = b""

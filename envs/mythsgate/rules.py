@@ -12,14 +12,14 @@ decision, then resumes the side whose turn it is.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
-from mythzoo.envs.core.errors import IllegalActionError
+from mythzoo.envs.core.actions import ActionTable
 from mythzoo.envs.core.rng import make_rng
-from mythzoo.envs.core.serialize import fields_from_json, fields_to_json
+from mythzoo.envs.core.rules_base import Handler, RulesBase, build_handlers, state_fields
+from mythzoo.envs.core.validate import check_ints, check_rows, is_int, req
 from mythzoo.envs.mythsgate.actions import (
     MAX_HEROES,
     NUM_MINIONS,
@@ -142,33 +142,27 @@ class State:
     cb_fury: int = 0
     cb_dark: int = 0
     decisions: int = 0
+    # the legal-action cache (RulesBase): never serialized nor compared; code that edits a state
+    # from outside the rules sets it to None
     legal: list[int] | None = field(default=None, compare=False, repr=False)
-    # Caches, never serialized nor compared. Version counters the rules bump where the data the
-    # observer caches changes: ``hv[h]`` hero ``h``'s own data (space, lives, hand, materials,
-    # armour, books, played/boots/round flags, current, in combat), the others as commented. ``obs`` is the observer's per-state cache. A
-    # state mutated from outside the rules drops both with ``legal = None`` (the convention for
-    # the legal-action cache, checked by ``legal_actions`` and the observer).
-    hv: list[int] = field(default_factory=lambda: [0] * MAX_HEROES, compare=False, repr=False)
-    mv: int = field(default=0, compare=False, repr=False)  # minions (space, lives, bonuses), tokens, tracks, round bonuses, Phoenix used
-    iv: int = field(default=0, compare=False, repr=False)  # the Great Invoker's card piles, minions in/out of play
-    pv: int = field(default=0, compare=False, repr=False)  # the Power discard pile
-    sv: int = field(default=0, compare=False, repr=False)  # supply and market
-    dv: int = field(default=0, compare=False, repr=False)  # the Power deck
-    lv: int = field(default=0, compare=False, repr=False)  # the location decks and discard piles
-    obs: Any = field(default=None, compare=False, repr=False)
 
 
-DERIVED_FIELDS = ("legal", "hv", "mv", "iv", "pv", "sv", "dv", "lv", "obs")
-STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "rng" and f.name not in DERIVED_FIELDS)
+DERIVED_FIELDS = ("legal",)
+STATE_FIELDS = state_fields(State, DERIVED_FIELDS)
 INT_FIELDS = tuple(f.name for f in fields(State) if f.type in ("int", int))
 
 
-class MythsgateRules:
-    """Static tables for one data set and hero count; every method takes the state it works on."""
+class MythsgateRules(RulesBase):
+    """Static tables for one data set and hero count; every method takes the state it works on.
 
-    def __deepcopy__(self, memo: dict) -> MythsgateRules:
-        """Static tables, never mutated: a deep copy of an env shares them."""
-        return self
+    Two action tables, one per role: ``inv_table`` when the Invoker decides, ``hero_table`` when a
+    hero does (``table_for``); each range of each has its handler (``act_inv_<range>``,
+    ``act_hero_<range>``)."""
+
+    State = State
+    STATE_FIELDS = STATE_FIELDS
+    DERIVED_FIELDS = DERIVED_FIELDS
+    PHASE_NAMES = PHASE_NAMES
 
     def __init__(self, gd: GameData, num_heroes: int, characters: list[int] | None = None):
         if not isinstance(num_heroes, int) or isinstance(num_heroes, bool) or not 1 <= num_heroes <= MAX_HEROES:
@@ -197,6 +191,10 @@ class MythsgateRules:
         self.H_TRADE, self.H_GIVE, self.H_TAKE, self.H_ENDTR, self.H_BOOK = o("trade"), o("give"), o("take"), o("end_trade"), o("use_book")
         self.H_END, self.H_COMMIT, self.H_FIGHT, self.H_PLACE, self.H_PICK, self.H_DISC = o("end_turn"), o("commit"), o("fight"), o("place"), o("pick_card"), o("discard")
         self.num_actions = [self.inv_table.n] + [self.hero_table.n] * num_heroes
+        self.table = self.inv_table  # RulesBase's default table (the seat to move decides: table_for)
+        self.inv_handlers = build_handlers(self, self.inv_table, "act_inv_")
+        self.hero_handlers = build_handlers(self, self.hero_table, "act_hero_")
+        self.handlers = self.inv_handlers
         # derived tables
         self.minion = [gd.invoker_cards[c] for c in gd.minion_cards]
         self.card_minion = {c: m for m, c in enumerate(gd.minion_cards)}  # invoker card id -> minion index
@@ -281,27 +279,10 @@ class MythsgateRules:
         s.queue = [[Q_PLACE, PIECE_HERO, h, PL_INN, 1 + h, -1] for h in range(k)]
         s.phase = -1
         self._advance(s)
-        self._refresh(s)
+        s.legal = self._compute_legal(s)
         return s
 
     # ------------------------------------------------------------- queries
-    def legal_actions(self, s: State) -> list[int]:
-        """Sorted legal action ids for the seat to move (empty when the game is over)."""
-        if s.legal is None:
-            s.obs = None  # set from outside the rules: every cache goes
-            self._refresh(s)
-        return s.legal  # type: ignore[return-value]
-
-    def _refresh(self, s: State) -> None:
-        s.legal = self._compute_legal(s)
-
-    def current_player(self, s: State) -> int:
-        """Seat to move (0 the Invoker, 1+h hero h), -1 once the game is over."""
-        return -1 if s.over else s.actor
-
-    def is_over(self, s: State) -> bool:
-        return bool(s.over)
-
     def turns_played(self, s: State) -> int:
         """Rounds completed (the env's ``max_rounds`` caps these)."""
         return s.round
@@ -622,171 +603,163 @@ class MythsgateRules:
         return list(self.out_spaces)
 
     # ----------------------------------------------------------------- apply
-    def apply(self, s: State, action: int, checked: bool = False) -> None:
-        """Apply ``action`` for the seat to move; ``IllegalActionError`` (state unchanged) unless legal."""
-        if not checked:
-            if s.legal is None:
-                self._refresh(s)
-            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in s.legal:  # type: ignore[operator]
-                raise IllegalActionError(self._illegal_message(s, action))
-            action = int(action)
+    # ``apply`` (RulesBase) checks legality, then calls the decoded range's handler: ``act_inv_<range>``
+    # for the Invoker's table, ``act_hero_<range>`` for the heroes' (see ``handlers_for``). A handler
+    # changes the state for one decision; ``_after_action`` then runs the automatic steps.
+    def current_player(self, s: State) -> int:
+        """Seat to move (0 the Invoker, 1+h hero h), -1 once the game is over."""
+        return -1 if s.over else s.actor
+
+    def table_for(self, s: State) -> ActionTable:
+        """The Invoker's table when he decides, the heroes' table otherwise."""
+        return self.inv_table if s.actor == 0 else self.hero_table
+
+    def handlers_for(self, s: State) -> list[tuple[Handler, int]]:
+        return self.inv_handlers if s.actor == 0 else self.hero_handlers
+
+    def _after_action(self, s: State) -> None:
+        """Count the decision, run the automatic steps up to the next decision, then its legal actions."""
         s.decisions += 1
-        if s.actor == 0:
-            self._do_invoker(s, action, s.phase)
-        else:
-            self._do_hero(s, action, s.phase)
         if not s.over:
             self._advance(s)
         s.legal = self._compute_legal(s)
 
     def _illegal_message(self, s: State, action: Any) -> str:
-        if s.over:
-            return f"illegal action {action!r}: the game is over"
-        table = self.inv_table if s.actor == 0 else self.hero_table
-        try:
-            label = table.label(int(action))
-        except (ValueError, TypeError):
-            label = "out of range"
-        return f"illegal action {action!r} ({label}) in phase {PHASE_NAMES[s.phase]}; legal: {s.legal}"
+        # this game's messages have always said "illegal" (scripts and tests look for it)
+        return "illegal " + super()._illegal_message(s, action)
 
-    def _do(self, s: State, a: int) -> None:
-        ph = s.phase
-        if s.actor == 0:
-            self._do_invoker(s, a, ph)
-        else:
-            self._do_hero(s, a, ph)
+    # ---- the Invoker's decisions (P_INV_MAIN unless the handler says otherwise)
+    def _inv_spend(self, s: State) -> None:
+        """An action of the Invoker's turn: one fewer left; ``_advance`` resumes the turn unless the
+        action set a follow-up decision."""
+        s.inv_left -= 1
+        s.phase = -1
 
-    # ---- the Invoker's decisions
-    def _do_invoker(self, s: State, a: int, ph: int) -> None:
-        if ph == P_PLACE:
-            self._place(s, a - self.I_PLACE)
-            return
-        if ph == P_SACRIFICE:
-            if a == self.I_ENDSAC:
-                s.phase = P_INV_MAIN
-                return
-            self._sacrifice(s, a - self.I_SAC)
-            return
-        if ph == P_DRAW:
-            if a == self.I_FURY:
-                s.cb_fury = 1
-                s.tokens[FURY] = 0
-                s.mv += 1
-                return
-            if a == self.I_DARK:
-                s.cb_dark = 1
-                s.tokens[DARK] = 0
-                s.mv += 1
-                return
-            self._invoker_draw(s)
-            return
-        if ph == P_KRAKEN:
-            kind = s.cb_kview.pop(a - self.I_PICK)
+    def act_inv_sacrifice(self, s: State, m: int) -> None:
+        self._sacrifice(s, m)
+
+    def act_inv_end_sacrifice(self, s: State, arg: int) -> None:
+        s.phase = P_INV_MAIN
+
+    def act_inv_move_minions(self, s: State, arg: int) -> None:
+        # Move: all minions in play move to an adjacent space (one decision each, minion order)
+        self._inv_spend(s)
+        s.queue[0:0] = [[Q_PLACE, PIECE_MINION, m, PL_ADJ_OUT, 0, -1] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+
+    def act_inv_attack(self, s: State, arg: int) -> None:
+        m, h = divmod(arg, MAX_HEROES)
+        self._inv_spend(s)
+        self._start_combat(s, 0, h, m, -1)
+
+    def act_inv_card_plus_f(self, s: State, m: int) -> None:
+        self._inv_spend(s)
+        self._discard_effect(s, "+3F")
+        s.m_f[m] += 3
+
+    def act_inv_card_plus_p(self, s: State, m: int) -> None:
+        self._inv_spend(s)
+        self._discard_effect(s, "+1P")
+        s.m_p[m] += 1
+
+    def act_inv_card_x3(self, s: State, arg: int) -> None:
+        self._inv_spend(s)
+        self._discard_effect(s, "X3")
+        s.ban3 = 1
+
+    def act_inv_card_x4(self, s: State, arg: int) -> None:
+        self._inv_spend(s)
+        self._discard_effect(s, "X4")
+        s.ban4 = 1
+
+    def act_inv_card_teleport(self, s: State, m: int) -> None:
+        self._inv_spend(s)
+        self._discard_effect(s, "teleport")
+        s.queue.insert(0, [Q_PLACE, PIECE_MINION, m, PL_ANY_OUT, 0, -1])
+
+    def act_inv_invoke(self, s: State, m: int) -> None:
+        self._inv_spend(s)
+        s.inv_hand.remove(self.gd.minion_cards[m])
+        s.m_space[m] = self.gd.portal
+        s.m_lives[m] = self.minion[m].lives
+        s.life_supply -= self.minion[m].lives
+        s.m_f[m] = s.m_p[m] = 0
+
+    def act_inv_ability(self, s: State, m: int) -> None:
+        self._inv_spend(s)
+        self._ability(s, m)
+
+    def act_inv_token_fury(self, s: State, arg: int) -> None:  # P_DRAW
+        s.cb_fury = 1
+        s.tokens[FURY] = 0
+
+    def act_inv_token_dark_power(self, s: State, arg: int) -> None:  # P_DRAW
+        s.cb_dark = 1
+        s.tokens[DARK] = 0
+
+    def act_inv_token_haste(self, s: State, arg: int) -> None:  # free: no action spent
+        s.tokens[HASTE] = 0
+        s.inv_left += 1
+
+    def act_inv_token_regenerate(self, s: State, m: int) -> None:  # free: no action spent
+        s.tokens[REGEN] = 0
+        s.m_lives[m] += 1
+        s.life_supply -= 1
+
+    def act_inv_end_turn(self, s: State, arg: int) -> None:
+        s.inv_left = 0
+        s.phase = -1
+
+    def act_inv_draw(self, s: State, arg: int) -> None:  # P_DRAW
+        self._invoker_draw(s)
+
+    def act_inv_pick_card(self, s: State, i: int) -> None:
+        if s.phase == P_KRAKEN:  # take the i-th card seen for the combat
+            kind = s.cb_kview.pop(i)
             self._inv_card(s, kind)
             s.cb_kpicks -= 1
             if s.cb_kpicks <= 0 or not s.cb_kview:
-                s.pv += 1
                 s.power_discard.extend(s.cb_kview)
                 s.cb_kview = []
                 self._resolve(s)
             return
-        if ph == P_MANTICORE:
-            if a != self.I_KEEP:
-                i = a - self.I_PICK
-                s.power_discard.append(s.power_deck.pop(len(s.power_deck) - 1 - i))
-                s.dv += 1
-                s.pv += 1
-                s.inv_known = s.mt_view - 1
-            else:
-                s.inv_known = s.mt_view
-            s.mt_view = 0
-            s.phase = -1
-            return
-        if ph == P_DRAGON:
-            h = a - self.I_PHERO
-            s.queue.insert(0, [Q_PLACE, PIECE_HERO, h, PL_ADJ, 0, -1])
-            s.ab_minion = -1
-            s.phase = -1
-            return
-        if ph == P_CYCLOPS:
-            h, t = divmod(a - self.I_CYC, self.M)
-            s.hv[h] += 1
-            s.h_mats[h][t] -= 1
-            s.supply[t] += 1
-            s.sv += 1
-            s.ab_minion = -1
-            s.phase = -1
-            return
-        if ph == P_TRACK:
-            if a != self.I_DECL:
-                s.tracks[a - self.I_TRACK] += 1
-                s.mv += 1
-            s.phase = -1
-            return
-        if ph == P_TOKEN:
-            if a != self.I_DECL:
-                s.tokens[a - self.I_FLIP] = 1
-                s.mv += 1
-            s.phase = -1
-            return
-        # P_INV_MAIN
-        if a == self.I_END:
-            s.inv_left = 0
-            s.phase = -1
-            return
-        if a == self.I_HASTE:
-            s.tokens[HASTE] = 0
-            s.mv += 1
-            s.inv_left += 1
-            return
-        if self.I_REGEN <= a < self.I_REGEN + NUM_MINIONS:
-            m = a - self.I_REGEN
-            s.tokens[REGEN] = 0
-            s.m_lives[m] += 1
-            s.mv += 1
-            s.life_supply -= 1
-            return
-        s.inv_left -= 1
-        s.phase = -1  # resumed by _advance unless a follow-up decision is set
-        if a == self.I_MOVE:
-            # Move: all minions in play move to an adjacent space (one decision each, minion order)
-            s.queue[0:0] = [[Q_PLACE, PIECE_MINION, m, PL_ADJ_OUT, 0, -1] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
-        elif self.I_ATT <= a < self.I_ATT + NUM_MINIONS * MAX_HEROES:
-            m, h = divmod(a - self.I_ATT, MAX_HEROES)
-            self._start_combat(s, 0, h, m, -1)
-        elif self.I_PF <= a < self.I_PF + NUM_MINIONS:
-            self._discard_effect(s, "+3F")
-            s.m_f[a - self.I_PF] += 3
-            s.mv += 1
-        elif self.I_PP <= a < self.I_PP + NUM_MINIONS:
-            self._discard_effect(s, "+1P")
-            s.m_p[a - self.I_PP] += 1
-            s.mv += 1
-        elif a == self.I_X3:
-            self._discard_effect(s, "X3")
-            s.ban3 = 1
-        elif a == self.I_X4:
-            self._discard_effect(s, "X4")
-            s.ban4 = 1
-        elif self.I_TEL <= a < self.I_TEL + NUM_MINIONS:
-            self._discard_effect(s, "teleport")
-            s.queue.insert(0, [Q_PLACE, PIECE_MINION, a - self.I_TEL, PL_ANY_OUT, 0, -1])
-        elif self.I_INV <= a < self.I_INV + NUM_MINIONS:
-            m = a - self.I_INV
-            s.mv += 1
-            s.iv += 1
-            s.inv_hand.remove(self.gd.minion_cards[m])
-            s.m_space[m] = self.gd.portal
-            s.m_lives[m] = self.minion[m].lives
-            s.life_supply -= self.minion[m].lives
-            s.m_f[m] = s.m_p[m] = 0
-        elif self.I_AB <= a < self.I_AB + NUM_MINIONS:
-            self._ability(s, a - self.I_AB)
-        else:
-            raise AssertionError(f"unhandled invoker action {a}")
+        # P_MANTICORE: discard the i-th card from the top; the Invoker still knows the others
+        s.power_discard.append(s.power_deck.pop(len(s.power_deck) - 1 - i))
+        s.inv_known = s.mt_view - 1
+        s.mt_view = 0
+        s.phase = -1
+
+    def act_inv_keep_all(self, s: State, arg: int) -> None:  # P_MANTICORE
+        s.inv_known = s.mt_view
+        s.mt_view = 0
+        s.phase = -1
+
+    def act_inv_place(self, s: State, x: int) -> None:  # P_PLACE
+        self._place(s, x)
+
+    def act_inv_pick_hero(self, s: State, h: int) -> None:  # P_DRAGON: the hero comes to the Dragon
+        s.queue.insert(0, [Q_PLACE, PIECE_HERO, h, PL_ADJ, 0, -1])
+        s.ab_minion = -1
+        s.phase = -1
+
+    def act_inv_cyclops(self, s: State, arg: int) -> None:  # P_CYCLOPS
+        h, t = divmod(arg, self.M)
+        s.h_mats[h][t] -= 1
+        s.supply[t] += 1
+        s.ab_minion = -1
+        s.phase = -1
+
+    def act_inv_track(self, s: State, t: int) -> None:  # P_TRACK
+        s.tracks[t] += 1
+        s.phase = -1
+
+    def act_inv_flip(self, s: State, t: int) -> None:  # P_TOKEN
+        s.tokens[t] = 1
+        s.phase = -1
+
+    def act_inv_decline(self, s: State, arg: int) -> None:  # P_TRACK or P_TOKEN
+        s.phase = -1
 
     def _discard_effect(self, s: State, effect: str) -> None:
-        s.iv += 1
         for c in s.inv_hand:
             if self.card_effect[c] == effect:
                 s.inv_hand.remove(c)
@@ -797,7 +770,6 @@ class MythsgateRules:
     def _ability(self, s: State, m: int) -> None:
         ab = self.m_ability[m]
         if ab == "phoenix":  # once per game: take the (other) Phoenix card back from the discard pile
-            s.iv += 1
             for c in s.inv_discard:
                 mm = self.card_minion.get(c)
                 if mm is not None and self.m_ability[mm] == "phoenix":
@@ -806,7 +778,6 @@ class MythsgateRules:
                     s.inv_hand.sort()
                     break
             s.phoenix_used = 1
-            s.mv += 1
         elif ab == "hippogriff":
             s.queue.insert(0, [Q_PLACE, PIECE_MINION, m, PL_ANY_OUT, 0, -1])
         elif ab == "cyclops":
@@ -826,7 +797,6 @@ class MythsgateRules:
         """Start of the Invoker's turn: 1 life of a minion next to the Castle for one gem; back to the Portal.
 
         The tenth gem wins at once, even if the sacrifice took the last minion's last life."""
-        s.mv += 1
         s.m_lives[m] -= 1
         s.life_supply += 1
         s.gems += 1
@@ -844,8 +814,6 @@ class MythsgateRules:
 
     def _kill(self, s: State, m: int, check: bool = True) -> None:
         """A minion with no life leaves play; its card goes to the Invoker's discard pile."""
-        s.mv += 1
-        s.iv += 1
         s.m_space[m] = -1
         s.m_lives[m] = 0
         s.m_f[m] = s.m_p[m] = 0
@@ -861,149 +829,162 @@ class MythsgateRules:
         s.pl = []
         s.actor = -1
 
-    # ---- the heroes' decisions
-    def _do_hero(self, s: State, a: int, ph: int) -> None:
-        h = s.actor - 1
-        if ph == P_PLACE:
-            self._place(s, a - self.H_PLACE)
-            return
-        if ph == P_COMMIT:
-            if a == self.H_FIGHT:
-                s.phase, s.actor = P_DRAW, 0
-                return
-            if a == self.H_BOOK + YELLOW or a == self.H_BOOK + RED:
-                color = a - self.H_BOOK
-                self._use_book(s, h, color)
-                if color == YELLOW:
-                    s.cb_by = 1
-                else:
-                    s.cb_br = 1
-                return
-            kind = a - self.H_COMMIT
-            s.hv[h] += 1
-            s.h_hand[h][kind] -= 1
-            s.cb_hcards.append(kind)
-            ic = self.icon[kind]
-            if ic == ICON_F:
-                s.h_round_f[h] += 2
-            elif ic == ICON_P:
-                s.h_round_p[h] += 1
-            elif ic == ICON_CHAINS:
-                s.inv_chain += 1
-                s.mv += 1
-            return
-        if ph == P_CHOOSE:
-            self._start_hero_turn(s, (h + a - self.H_CHOOSE) % self.k)
-            return
-        if ph == P_TRADE:
-            if a == self.H_ENDTR:
-                s.tr_left = 0
-                s.phase = -1
-                return
-            give = a < self.H_TAKE
-            r, t = divmod(a - (self.H_GIVE if give else self.H_TAKE), self.M)
-            o = (h + r) % self.k
-            src, dst = (h, o) if give else (o, h)
-            s.hv[h] += 1
-            s.hv[o] += 1
-            s.h_mats[src][t] -= 1
-            s.h_mats[dst][t] += 1
-            s.tr_left -= 1
-            if s.tr_left <= 0:
-                s.phase = -1
-            return
-        if ph == P_PWYLL:
-            i = a - self.H_PICK
-            keep = s.pw_cards[i]
-            other = s.pw_cards[1 - i]
-            s.loc_discard[self.loc[other].deck].append(other)
-            s.lv += 1
-            s.pw_cards = []
-            s.phase = -1
-            self._resolve_location(s, h, keep)
-            return
-        if ph == P_DISCARD:
-            s.hv[h] += 1
-            s.h_hand[h][a - self.H_DISC] -= 1
-            s.power_discard.append(a - self.H_DISC)
-            s.pv += 1
-            s.phase = -1
-            return
-        # P_HERO_MAIN
-        if a == self.H_END:
-            s.h_left = 0
-            s.phase = -1
-            return
-        if a == self.H_BOOK + GREEN:
-            self._use_book(s, h, GREEN)
-            s.h_left += self.gd.book_effect[GREEN]
-            return
+    # ---- the heroes' decisions (the deciding hero is ``s.actor - 1``; P_HERO_MAIN unless said otherwise)
+    def _hero_spend(self, s: State, h: int) -> None:
+        """An action of hero ``h``'s turn: one fewer left, one more taken (green books come before the
+        first); ``_advance`` resumes the turn unless the action set a follow-up decision."""
         s.h_left -= 1
         s.h_taken += 1
         s.phase = -1
-        sp = s.h_space[h]
-        if self.H_MOVE <= a < self.H_MOVE + self.S:
-            s.h_space[h] = a - self.H_MOVE
-            s.hv[h] += 1
-        elif a == self.H_EXP:
-            self._resolve_location(s, h, self._loc_draw(s, self.deck_of[sp]))
-        elif a == self.H_EXP2:
-            d = self.deck_of[sp]
-            s.pw_cards = [self._loc_draw(s, d), self._loc_draw(s, d)]
-            s.phase, s.actor = P_PWYLL, 1 + h
-        elif self.H_ATT <= a < self.H_ATT + NUM_MINIONS:
-            self._start_combat(s, 1, h, a - self.H_ATT, -1)
-        elif a == self.H_REST:
-            s.hv[h] += 1
-            s.h_lives[h] += 1
-            s.life_supply -= 1
-        elif a == self.H_PC:
-            s.hv[h] += 1
-            for _ in range(self.gd.power_centre_draw):
-                c = self._power_draw(s)
-                if c < 0:
-                    break
-                s.h_hand[h][c] += 1
-        elif self.H_MARKET <= a < self.H_MARKET + self.M * self.M:
-            t, u = divmod(a - self.H_MARKET, self.M)
-            s.hv[h] += 1
-            s.h_mats[h][t] -= 1
-            s.market[t] += 1
-            s.market[u] -= 1
-            s.sv += 1
-            s.h_mats[h][u] += 1
-        elif self.H_FORGE <= a < self.H_FORGE + 4:
-            p = a - self.H_FORGE
-            s.hv[h] += 1
-            for t, c in enumerate(self.heroes[h].costs[p]):
-                s.h_mats[h][t] -= c
-                s.supply[t] += c
-            s.sv += 1
-            s.h_armour[h][p] = 1
-        elif self.H_HEAL <= a < self.H_HEAL + MAX_HEROES:
-            o = (h + a - self.H_HEAL) % self.k
-            s.hv[o] += 1
-            s.h_lives[o] += 1
-            s.life_supply -= 1
-        elif a == self.H_TRADE:
-            s.tr_left = TRADE_TRANSFERS
-            s.phase, s.actor = P_TRADE, 1 + h
+
+    def act_hero_choose_hero(self, s: State, r: int) -> None:  # P_CHOOSE: hero ids relative to the chooser
+        self._start_hero_turn(s, (s.actor - 1 + r) % self.k)
+
+    def act_hero_move(self, s: State, x: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        s.h_space[h] = x
+
+    def act_hero_explore(self, s: State, arg: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        self._resolve_location(s, h, self._loc_draw(s, self.deck_of[s.h_space[h]]))
+
+    def act_hero_explore_two(self, s: State, arg: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        d = self.deck_of[s.h_space[h]]
+        s.pw_cards = [self._loc_draw(s, d), self._loc_draw(s, d)]
+        s.phase, s.actor = P_PWYLL, 1 + h
+
+    def act_hero_attack(self, s: State, m: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        self._start_combat(s, 1, h, m, -1)
+
+    def act_hero_rest(self, s: State, arg: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        s.h_lives[h] += 1
+        s.life_supply -= 1
+
+    def act_hero_power_centre(self, s: State, arg: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        for _ in range(self.gd.power_centre_draw):
+            c = self._power_draw(s)
+            if c < 0:
+                break
+            s.h_hand[h][c] += 1
+
+    def act_hero_market(self, s: State, arg: int) -> None:
+        h = s.actor - 1
+        t, u = divmod(arg, self.M)
+        self._hero_spend(s, h)
+        s.h_mats[h][t] -= 1
+        s.market[t] += 1
+        s.market[u] -= 1
+        s.h_mats[h][u] += 1
+
+    def act_hero_forge(self, s: State, p: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        for t, c in enumerate(self.heroes[h].costs[p]):
+            s.h_mats[h][t] -= c
+            s.supply[t] += c
+        s.h_armour[h][p] = 1
+
+    def act_hero_heal(self, s: State, r: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        o = (h + r) % self.k
+        s.h_lives[o] += 1
+        s.life_supply -= 1
+
+    def act_hero_trade(self, s: State, arg: int) -> None:
+        h = s.actor - 1
+        self._hero_spend(s, h)
+        s.tr_left = TRADE_TRANSFERS
+        s.phase, s.actor = P_TRADE, 1 + h
+
+    def act_hero_give(self, s: State, arg: int) -> None:  # P_TRADE
+        self._transfer(s, arg, give=True)
+
+    def act_hero_take(self, s: State, arg: int) -> None:  # P_TRADE
+        self._transfer(s, arg, give=False)
+
+    def _transfer(self, s: State, arg: int, give: bool) -> None:
+        h = s.actor - 1
+        r, t = divmod(arg, self.M)
+        o = (h + r) % self.k
+        src, dst = (h, o) if give else (o, h)
+        s.h_mats[src][t] -= 1
+        s.h_mats[dst][t] += 1
+        s.tr_left -= 1
+        if s.tr_left <= 0:
+            s.phase = -1
+
+    def act_hero_end_trade(self, s: State, arg: int) -> None:  # P_TRADE
+        s.tr_left = 0
+        s.phase = -1
+
+    def act_hero_use_book(self, s: State, color: int) -> None:
+        h = s.actor - 1
+        self._use_book(s, h, color)
+        if color == GREEN:  # P_HERO_MAIN, before the first action: more actions this turn
+            s.h_left += self.gd.book_effect[GREEN]
+        elif color == YELLOW:  # P_COMMIT, before the first card
+            s.cb_by = 1
         else:
-            raise AssertionError(f"unhandled hero action {a}")
+            s.cb_br = 1
+
+    def act_hero_end_turn(self, s: State, arg: int) -> None:
+        s.h_left = 0
+        s.phase = -1
+
+    def act_hero_commit(self, s: State, kind: int) -> None:  # P_COMMIT: one Power card face up
+        h = s.actor - 1
+        s.h_hand[h][kind] -= 1
+        s.cb_hcards.append(kind)
+        ic = self.icon[kind]
+        if ic == ICON_F:
+            s.h_round_f[h] += 2
+        elif ic == ICON_P:
+            s.h_round_p[h] += 1
+        elif ic == ICON_CHAINS:
+            s.inv_chain += 1
+
+    def act_hero_fight(self, s: State, arg: int) -> None:  # P_COMMIT: the Invoker's draw step follows
+        s.phase, s.actor = P_DRAW, 0
+
+    def act_hero_place(self, s: State, x: int) -> None:  # P_PLACE
+        self._place(s, x)
+
+    def act_hero_pick_card(self, s: State, i: int) -> None:  # P_PWYLL: resolve one card, discard the other
+        h = s.actor - 1
+        keep = s.pw_cards[i]
+        other = s.pw_cards[1 - i]
+        s.loc_discard[self.loc[other].deck].append(other)
+        s.pw_cards = []
+        s.phase = -1
+        self._resolve_location(s, h, keep)
+
+    def act_hero_discard(self, s: State, kind: int) -> None:  # P_DISCARD
+        h = s.actor - 1
+        s.h_hand[h][kind] -= 1
+        s.power_discard.append(kind)
+        s.phase = -1
 
     def _use_book(self, s: State, h: int, color: int) -> None:
-        s.hv[h] += 1
         for c in s.h_books[h]:
             if self.loc[c].color == color:
                 s.h_books[h].remove(c)
                 s.loc_discard[self.loc[c].deck].append(c)
-                s.lv += 1
                 return
         raise AssertionError("no book")
 
     def _loc_draw(self, s: State, d: int) -> int:
         """Draw a location card; a deck emptied by the draw is rebuilt from its shuffled discard pile."""
-        s.lv += 1
         if not s.loc_deck[d]:
             self._reshuffle_loc(s, d)
         c = s.loc_deck[d].pop()
@@ -1013,19 +994,15 @@ class MythsgateRules:
 
     def _reshuffle_loc(self, s: State, d: int) -> None:
         pile = s.loc_discard[d]
-        s.lv += 1
         s.loc_deck[d] = [pile[i] for i in s.rng.permutation(len(pile))]
         s.loc_discard[d] = []
 
     def _resolve_location(self, s: State, h: int, c: int) -> None:
-        s.hv[h] += 1
-        s.lv += 1
         card = self.loc[c]
         if card.kind == LOC_MATERIAL:
             t = card.material
             if s.supply[t]:
                 s.supply[t] -= 1
-                s.sv += 1
                 s.h_mats[h][t] += 1
             s.loc_discard[card.deck].append(c)
         elif card.kind == LOC_BOOK:
@@ -1042,19 +1019,15 @@ class MythsgateRules:
                 return -1
         if s.inv_known:
             s.inv_known -= 1
-        s.dv += 1
         return s.power_deck.pop()
 
     def _reshuffle_power(self, s: State) -> None:
         pile = s.power_discard
-        s.pv += 1
-        s.dv += 1
         s.power_deck = [pile[i] for i in s.rng.permutation(len(pile))]
         s.power_discard = []
         s.inv_known = 0
 
     def _inv_draw_cards(self, s: State, n: int) -> None:
-        s.iv += 1
         for _ in range(n):
             if not s.inv_deck:
                 pile = s.inv_discard
@@ -1068,7 +1041,6 @@ class MythsgateRules:
     # ---- combat
     def _start_combat(self, s: State, attacker: int, h: int, m: int, enc: int) -> None:
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc = 1, attacker, h, m, enc
-        s.hv[h] += 1
         s.cb_space = s.h_space[h]
         s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
         s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
@@ -1103,16 +1075,12 @@ class MythsgateRules:
         ic = self.icon[kind]
         if ic == ICON_F:
             s.inv_round_f += 2
-            s.mv += 1
         elif ic == ICON_P:
             s.inv_round_p += 1
-            s.mv += 1
         elif ic == ICON_CHAINS:
             s.h_chain[s.cb_hero] += 1
-            s.hv[s.cb_hero] += 1
         elif ic == ICON_DRAW:
             # Draw: the set-aside rune cards the gems on the Portal allow (0/3/6), then his deck, three cards in all
-            s.iv += 1
             got = 0
             for c in sorted(s.inv_aside, key=lambda c: self.gd.invoker_cards[c].rune):
                 if got < DRAW_ICON_CARDS and self.gd.invoker_cards[c].rune <= s.gems:
@@ -1125,10 +1093,6 @@ class MythsgateRules:
     def _resolve(self, s: State) -> None:
         """Compare totals (ties to the attacker) and apply the outcome; follow-ups go to the queue."""
         h, m, enc = s.cb_hero, s.cb_minion, s.cb_enc
-        s.hv[h] += 1
-        s.mv += 1
-        s.pv += 1
-        s.sv += 1
         ht, it = self.combat_totals(s)
         hero_wins = ht > it or (ht == it and s.cb_att == 1)
         gd = self.gd
@@ -1141,7 +1105,6 @@ class MythsgateRules:
         s.power_discard.extend(s.cb_icards)
         if enc >= 0:
             s.loc_discard[self.loc[enc].deck].append(enc)
-            s.lv += 1
         space = s.cb_space
         attacker = s.cb_att
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc, s.cb_space = 0, 0, -1, -1, -1, -1
@@ -1193,10 +1156,8 @@ class MythsgateRules:
         piece, who = s.pl[0], s.pl[1]
         if piece == PIECE_HERO:
             s.h_space[who] = x
-            s.hv[who] += 1
         else:
             s.m_space[who] = x
-            s.mv += 1
         s.pl = []
         s.phase = -1
 
@@ -1242,7 +1203,6 @@ class MythsgateRules:
                         s.phase, s.actor = P_HERO_MAIN, 1 + h
                     else:
                         s.h_done[h] = 1
-                        s.hv[h] += 1
                         s.cur_hero = -1
                 else:
                     self._next_hero(s)
@@ -1263,7 +1223,6 @@ class MythsgateRules:
             return
         s.turn_side = LEAGUE
         s.h_done = [0] * self.k
-        self._touch_heroes(s)
         s.cur_hero = -1
         s.phase = -1
 
@@ -1283,21 +1242,14 @@ class MythsgateRules:
 
     def _start_hero_turn(self, s: State, h: int) -> None:
         s.cur_hero = h
-        s.hv[h] += 1
         s.h_taken = 0
         lvl = self.hero_level(s, h)
         if s.h_boots[h]:  # the -1 Boots token costs one action this turn, then returns
             lvl -= 1
             s.h_boots[h] = 0
-            s.hv[h] += 1
             s.boots_supply += 1
         s.h_left = max(1, lvl)
         s.phase = -1
-
-    def _touch_heroes(self, s: State) -> None:
-        hv = s.hv
-        for h in range(self.k):
-            hv[h] += 1
 
     def _end_round(self, s: State) -> None:
         s.round += 1
@@ -1305,80 +1257,46 @@ class MythsgateRules:
         s.h_round_f = [0] * k
         s.h_round_p = [0] * k
         s.h_chain = [0] * k
-        self._touch_heroes(s)
         s.inv_round_f = s.inv_round_p = s.inv_chain = s.balrog_bonus = 0
-        s.mv += 1
         self._start_invoker_turn(s)
 
     # ------------------------------------------------------- serialization
-    def to_json(self, s: State) -> dict[str, Any]:
-        """The whole state as JSON-ready data (RNG included)."""
-        return fields_to_json(s, STATE_FIELDS)
-
-    def from_json(self, d: Any) -> State:
-        """Validate and rebuild a state; raises ValueError naming the first inconsistency."""
-        kw = fields_from_json(d, STATE_FIELDS)
-        s = State(**kw)
-        self.validate(s)
-        s.legal = self._compute_legal(s)
-        if not s.over and not s.legal:
-            raise ValueError("state has no legal action for the player to move but is not over")
-        return s
-
     def validate(self, s: State) -> None:
         """Every invariant: types, ranges, positions on the map, and each card, token and gem in one place."""
         gd, k, K, M, S = self.gd, self.k, self.K, self.M, self.S
-
-        def req(cond: Any, msg: str) -> None:
-            if not cond:
-                raise ValueError(f"invalid game state: {msg}")
-
-        def isint(x: Any) -> bool:
-            return isinstance(x, int) and not isinstance(x, bool)
-
-        def ints(v: Any, length: int | None, lo: int, hi: int, name: str) -> None:
-            req(isinstance(v, list), f"{name} must be a list")
-            if length is not None:
-                req(len(v) == length, f"{name} must have length {length}")
-            req(all(isint(x) and lo <= x <= hi for x in v), f"{name} entries must be ints in [{lo}, {hi}]")
-
-        def rows(v: Any, n: int, length: int | None, lo: int, hi: int, name: str) -> None:
-            req(isinstance(v, list) and len(v) == n, f"{name} must list {n} rows")
-            for i, r in enumerate(v):
-                ints(r, length, lo, hi, f"{name}[{i}]")
 
         req(s.num_heroes == k, f"num_heroes {s.num_heroes} does not match the env's {k}")
         req(s.chars == self.chars, f"chars {s.chars} do not match the env's characters {self.chars}")
         for name in INT_FIELDS:
             if name not in ("num_heroes",):
-                req(isint(getattr(s, name)), f"{name} must be an int")
+                req(is_int(getattr(s, name)), f"{name} must be an int")
         NI = self.inv_card_count
         for name in ("inv_hand", "inv_deck", "inv_discard", "inv_aside"):
-            ints(getattr(s, name), None, 0, NI - 1, name)
+            check_ints(getattr(s, name), None, 0, NI - 1, name)
         req(s.inv_hand == sorted(s.inv_hand), "inv_hand must be sorted")
-        ints(s.tokens, 4, 0, 1, "tokens")
-        ints(s.tracks, 2, 0, 10, "tracks")
+        check_ints(s.tokens, 4, 0, 1, "tokens")
+        check_ints(s.tracks, 2, 0, 10, "tracks")
         req(all(s.tracks[t] <= gd.track_length[t] for t in range(2)), "a track marker is past its end")
-        ints(s.m_space, NUM_MINIONS, -1, S - 1, "m_space")
-        ints(s.m_lives, NUM_MINIONS, 0, 3, "m_lives")
-        ints(s.m_f, NUM_MINIONS, 0, 60, "m_f")
-        ints(s.m_p, NUM_MINIONS, 0, 20, "m_p")
-        ints(s.h_space, k, -1, S - 1, "h_space")
-        ints(s.h_lives, k, 0, gd.hero_lives_max, "h_lives")
-        rows(s.h_hand, k, K, 0, 48, "h_hand")
-        rows(s.h_mats, k, M, 0, 52, "h_mats")
-        rows(s.h_armour, k, 4, 0, 1, "h_armour")
-        rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
+        check_ints(s.m_space, NUM_MINIONS, -1, S - 1, "m_space")
+        check_ints(s.m_lives, NUM_MINIONS, 0, 3, "m_lives")
+        check_ints(s.m_f, NUM_MINIONS, 0, 60, "m_f")
+        check_ints(s.m_p, NUM_MINIONS, 0, 20, "m_p")
+        check_ints(s.h_space, k, -1, S - 1, "h_space")
+        check_ints(s.h_lives, k, 0, gd.hero_lives_max, "h_lives")
+        check_rows(s.h_hand, k, K, 0, 48, "h_hand")
+        check_rows(s.h_mats, k, M, 0, 52, "h_mats")
+        check_rows(s.h_armour, k, 4, 0, 1, "h_armour")
+        check_rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
         for name in ("h_done", "h_boots"):
-            ints(getattr(s, name), k, 0, 1, name)
+            check_ints(getattr(s, name), k, 0, 1, name)
         for name in ("h_round_f", "h_round_p", "h_chain"):
-            ints(getattr(s, name), k, 0, 100, name)
-        ints(s.power_deck, None, 0, K - 1, "power_deck")
-        ints(s.power_discard, None, 0, K - 1, "power_discard")
-        rows(s.loc_deck, 3, None, 0, len(self.loc) - 1, "loc_deck")
-        rows(s.loc_discard, 3, None, 0, len(self.loc) - 1, "loc_discard")
-        ints(s.market, M, 0, 52, "market")
-        ints(s.supply, M, 0, 52, "supply")
+            check_ints(getattr(s, name), k, 0, 100, name)
+        check_ints(s.power_deck, None, 0, K - 1, "power_deck")
+        check_ints(s.power_discard, None, 0, K - 1, "power_discard")
+        check_rows(s.loc_deck, 3, None, 0, len(self.loc) - 1, "loc_deck")
+        check_rows(s.loc_discard, 3, None, 0, len(self.loc) - 1, "loc_discard")
+        check_ints(s.market, M, 0, 52, "market")
+        check_ints(s.supply, M, 0, 52, "supply")
         for name, lo, hi in (
             ("inv_left", 0, 20), ("gems", 0, PRINTED["gems"]), ("phoenix_used", 0, 1), ("inv_known", 0, VIEW),
             ("cur_hero", -1, k - 1), ("h_left", 0, 20), ("h_taken", 0, 20), ("life_supply", 0, PRINTED["life_tokens"]),
@@ -1390,13 +1308,13 @@ class MythsgateRules:
             ("cb_by", 0, 1), ("cb_br", 0, 1), ("cb_fury", 0, 1), ("cb_dark", 0, 1), ("decisions", 0, 10**9),
         ):
             req(lo <= getattr(s, name) <= hi, f"{name} must be in [{lo}, {hi}], got {getattr(s, name)}")
-        ints(s.cb_hcards, None, 0, K - 1, "cb_hcards")
-        ints(s.cb_icards, None, 0, K - 1, "cb_icards")
-        ints(s.cb_kview, None, 0, K - 1, "cb_kview")
-        ints(s.pw_cards, None, 0, len(self.loc) - 1, "pw_cards")
+        check_ints(s.cb_hcards, None, 0, K - 1, "cb_hcards")
+        check_ints(s.cb_icards, None, 0, K - 1, "cb_icards")
+        check_ints(s.cb_kview, None, 0, K - 1, "cb_kview")
+        check_ints(s.pw_cards, None, 0, len(self.loc) - 1, "pw_cards")
         req(len(s.cb_kview) <= VIEW and len(s.pw_cards) in (0, 2), "cb_kview/pw_cards too long")
-        ints(s.pl, None, -1, max(S, NUM_MINIONS), "pl")
-        req(isinstance(s.queue, list) and all(isinstance(t, list) and t and isint(t[0]) and all(isint(x) for x in t) for t in s.queue), "queue must be a list of int lists")
+        check_ints(s.pl, None, -1, max(S, NUM_MINIONS), "pl")
+        req(isinstance(s.queue, list) and all(isinstance(t, list) and t and is_int(t[0]) and all(is_int(x) for x in t) for t in s.queue), "queue must be a list of int lists")
         # Power cards: each in exactly one place
         count = [0] * K
         for pile in (s.power_deck, s.power_discard, s.cb_hcards, s.cb_icards, s.cb_kview):
@@ -1471,19 +1389,6 @@ class MythsgateRules:
         req(s.phase in (P_DRAGON, P_CYCLOPS) or s.ab_minion == -1, "ability target pending outside its phase")
         req(s.phase == P_TRADE or s.tr_left == 0, "trade transfers left outside a trade")
         req(s.inv_known <= len(s.power_deck), "the Invoker knows more Power cards than the deck holds")
-
-    def clone(self, s: State) -> State:
-        """An independent copy (RNG included)."""
-        c = copy.copy(s)
-        for name in STATE_FIELDS:
-            v = getattr(s, name)
-            if isinstance(v, list):
-                setattr(c, name, [list(x) if isinstance(x, list) else x for x in v])
-        c.rng = copy.deepcopy(s.rng)
-        c.legal = list(s.legal) if s.legal is not None else None
-        c.hv = list(s.hv)
-        c.obs = None
-        return c
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:
