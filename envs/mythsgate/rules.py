@@ -1265,7 +1265,7 @@ class MythsgateRules(RulesBase):
         """Every invariant: types, ranges, positions on the map, and each card, token and gem in one place."""
         gd, k, K, M, S = self.gd, self.k, self.K, self.M, self.S
 
-        req(s.num_heroes == k, f"num_heroes {s.num_heroes} does not match the env's {k}")
+        req(type(s.num_heroes) is int and s.num_heroes == k, f"num_heroes {s.num_heroes!r} does not match the env's {k}")
         req(s.chars == self.chars, f"chars {s.chars} do not match the env's characters {self.chars}")
         for name in INT_FIELDS:
             if name not in ("num_heroes",):

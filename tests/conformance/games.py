@@ -193,10 +193,7 @@ ORACLES_PENDING = [
     ("test_observation_equals_the_oracle", game, "", "oracle lands with the game port")
     for game in ()
 ]
-KNOWN_GAPS = [
-    ("test_set_state_refuses_a_bool_or_float_where_the_game_has_an_int", "mythsgate", "",
-     "set_state accepts game['num_heroes'] = 2.0 (validated with ==, not as an int)"),
-]
+KNOWN_GAPS: list[tuple[str, str | None, str, str]] = []
 EXPECTED_FAILURES = ORACLES_PENDING + KNOWN_GAPS
 
 
