@@ -75,12 +75,13 @@ class MythicBathsObserver:
 
     Speed: :meth:`observation` joins packed blocks in layout order: precomputed one-hot rows, the
     numbers packed with ``struct``, zeros where a piece is empty (absent seats, no treatment in
-    progress). What changes rarely is kept between calls: each seat's bath rows, the discard
+    progress). What changes rarely is kept between calls: each seat's bath piece, the discard
     pile's counts, each seat's own hand and what each player's guests give. Every cache entry
     holds copies of the state values it was built from and is reused only while they are equal,
     so any state (a clone, one restored by ``set_state``, a hand-edited one) gets exactly what a
-    fresh encoding gives, with nothing to invalidate; the caches live here, never in the state,
-    and are not pickled. The definition to check against is the test oracle
+    fresh encoding gives, with nothing to invalidate. Rebuilding is cheap too: single bath rows
+    and favour-token flags are memoized by the values they show. The caches live here, never in
+    the state, and are not pickled. The definition to check against is the test oracle
     ``tests/oracles/mythic_baths.py``.
     """
 
