@@ -203,7 +203,7 @@ class MythicBathsObserver:
         n = self.n
         parts = self.blank.copy()  # the blocks in layout order, zeros unless set
         parts[self.i_phase] = self.phase_rows[s.phase]
-        parts[self.i_game] = self._game_packer.pack(
+        parts[self.i_game] = self._game_packer.pack(  # GAME_FIELDS, in their order
             n / 5.0, s.turn / 200.0, s.final_trigger >= 0, s.turns_left / 5.0, len(s.deck) / 50.0,
             len(s.discard) / 50.0, len(s.guest_deck) / 45.0, len(s.manager_deck) / 10.0, s.main_done, s.bonus_done,
         )
@@ -230,7 +230,8 @@ class MythicBathsObserver:
             g = guests.get(p)
             if g is None or g[0] != col:
                 g = guests[p] = self._guest_values(col)
-            parts[i] = pack(1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, g[1], g[2], p == mover, p == s.final_trigger, g[3])
+            parts[i] = pack(  # SEAT_FIELDS, in their order
+                1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, g[1], g[2], p == mover, p == s.final_trigger, g[3])
             tokens = s.tokens[p]
             if any(tokens):
                 parts[i + 1] = tokens_row(tokens)
@@ -281,7 +282,7 @@ class MythicBathsObserver:
         """The treatment in progress (the blank zeros stay outside the payment phase)."""
         parts[self.i_pay_bath] = self.pay_bath_rows[s.pay_bath]
         parts[self.i_pay_need] = self._need_packer.pack(*[c / 3.0 for c in s.pay_need])
-        parts[self.i_pay] = self._pay_packer.pack(
+        parts[self.i_pay] = self._pay_packer.pack(  # PAY_FIELDS, in their order
             float(s.pay_extra), float(s.pay_surplus > 0), float(s.pay_modified), float(s.pay_token), float(s.pay_amber),
             float(s.pay_fire), float(s.pay_chef), float(s.pay_fresh), s.pay_units / 6.0,
         )
