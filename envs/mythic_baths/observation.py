@@ -183,7 +183,7 @@ class MythicBathsObserver:
 
     def _clear_caches(self) -> None:
         # Each entry keeps copies of the state values it was built from, then what they give.
-        self._bath_cache: dict[int, tuple] = {}  # seat -> (the bath values..., packed rows)
+        self._bath_cache: dict[int, tuple] = {}  # seat -> (guests, dirt, nourish, progress, packed piece): see _baths
         self._hand_cache: dict[int, tuple[list[int], bytes]] = {}  # seat -> (its hand, packed)
         self._guests_cache: dict[int, tuple] = {}  # player -> (collected guests, their seat fields), see _guest_values
         self._discard_cache: tuple | None = None  # (discard pile, counts per kind, packed): see _discard
@@ -237,9 +237,14 @@ class MythicBathsObserver:
                 parts[i + 1] = tokens_row(tokens)
             i += 2
         c = self._bath_cache.get(seat)  # the bath rows: see _baths
-        if c is None or c[0] != s.bath_guest or c[1] != s.bath_dirty or c[2] != s.nourish or c[3] != self._progress(s, c[4]):
+        if c is None or c[0] != s.bath_guest or c[1] != s.bath_dirty or c[2] != s.nourish:
             c = self._baths(s, seat)
-        parts[self.i_bath] = c[5]
+        else:
+            for b, filled, cards, extra in c[3]:  # the progress on troublesome guests
+                if s.bath_filled[b] != filled or len(s.bath_cards[b]) != cards or s.bath_extra[b] != extra:
+                    c = self._baths(s, seat)
+                    break
+        parts[self.i_bath] = c[4]
         if s.pay_bath >= 0:
             self._pay_parts(parts, s)
         return np.frombuffer(bytearray().join(parts), np.float32)
@@ -289,13 +294,14 @@ class MythicBathsObserver:
 
     def _baths(self, s: State, seat: int) -> tuple:
         """Rebuild ``seat``'s bath cache entry: copies of every value the bath rows are read from (the
-        baths' guests, hence adjacency; dirt; nourish tokens; the progress on troublesome guests),
-        then the packed ``bath`` piece. :meth:`observation` reuses the entry while those values are
+        baths' guests, hence adjacency; dirt; nourish tokens; per troublesome guest, its bath and
+        the progress on it: units filled, cards on it, extra provided), then the packed ``bath`` piece. :meth:`observation` reuses the entry while those values are
         equal. Each bath's row is looked up by what it shows (guest, dirt, adjacent abilities, the
         relative seats of the nourish tokens on it); only a troublesome guest with progress on it
         is packed afresh."""
         trouble = self.trouble_of
-        baths = tuple(b for b, x in enumerate(s.bath_guest) if x >= 0 and trouble[x])
+        progress = tuple((b, list(s.bath_filled[b]), len(s.bath_cards[b]), s.bath_extra[b])
+                         for b, x in enumerate(s.bath_guest) if x >= 0 and trouble[x])
         tatz, owl, sea = self.rules.adjacency(s)
         n = self.n
         tokens_on: list[tuple[int, ...]] = [()] * len(s.bath_guest)
@@ -305,7 +311,7 @@ class MythicBathsObserver:
         memo, row = self._bath_row_memo, self._bath_row
         rows = []
         for b, x in enumerate(s.bath_guest):
-            if b in baths and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
+            if x >= 0 and trouble[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
                 rows.append(row(s, b, x, tatz[b], owl[b], sea[b], tokens_on[b]))  # progress shown: not memoized
                 continue
             key = (x, s.bath_dirty[b], tatz[b], owl[b], sea[b], tokens_on[b])
@@ -316,18 +322,8 @@ class MythicBathsObserver:
                 packed = memo[key] = row(s, b, x, tatz[b], owl[b], sea[b], tokens_on[b])
             rows.append(packed)
         rows.append(self.absent_baths)
-        c = self._bath_cache[seat] = (
-            list(s.bath_guest), list(s.bath_dirty), list(s.nourish), self._progress(s, baths), baths, b"".join(rows),
-        )
+        c = self._bath_cache[seat] = (list(s.bath_guest), list(s.bath_dirty), list(s.nourish), progress, b"".join(rows))
         return c
-
-    @staticmethod
-    def _progress(s: State, baths: tuple[int, ...]) -> list:
-        """What the bath rows read of the treatment progress: only on troublesome guests (``baths``;
-        the same while the baths' guests are), as values (copies)."""
-        if not baths:
-            return []
-        return [(list(s.bath_filled[b]), len(s.bath_cards[b]), s.bath_extra[b]) for b in baths]
 
     def _bath_row(self, s: State, b: int, x: int, tatz: int, owl: int, sea: int, tokens_on: tuple[int, ...]) -> bytes:
         """Bath ``b``'s row, packed: the guest's precomputed row (or an empty bath's), its progress
