@@ -61,6 +61,16 @@ def test_observations_are_fresh_writable_arrays() -> None:
     np.testing.assert_array_equal(e.observe(a)["observation"], reference_observation(e, a))
 
 
+def _a_card(s) -> int:
+    """A card taken from the deck, or from a hand when the deck is empty."""
+    if s.deck:
+        return s.deck.pop()
+    hand = next(h for h in s.hands if sum(h))
+    k = next(k for k, c in enumerate(hand) if c)
+    hand[k] -= 1
+    return k
+
+
 def _edits():
     """In-place edits of a state that no rule made: each changes a value some cache is keyed on."""
 
@@ -89,37 +99,46 @@ def _edits():
         s.nourish = [-1 if b == 1 else b for b in s.nourish]
         t = next(t for t in range(R.T) if R.guests[x].needs[t])
         s.bath_filled[1] = [1 if u == t else 0 for u in range(R.T)]
-        s.bath_cards[1] = [s.deck.pop()]
+        s.bath_cards[1] = [_a_card(s)]
 
     def more_progress(s, R):
         b = next((b for b in range(R.num_baths) if s.bath_guest[b] >= 0 and R.guests[s.bath_guest[b]].troublesome), None)
         if b is not None:
-            s.bath_cards[b].append(s.deck.pop())
+            s.bath_cards[b].append(_a_card(s))
             s.bath_extra[b] = 1
 
     def same_length_discard(s, R):  # the pile's length stays, its content changes
         if not s.discard:
-            s.discard.append(s.deck.pop())
+            s.discard.append(_a_card(s))
         k = s.discard[0]
         i = next((i for i, c in enumerate(s.deck) if c != k), None)
         if i is not None:
             s.discard[0], s.deck[i] = s.deck[i], k
 
+    def grown_discard_with_another_first_card(s, R):  # longer, but not by appending: counted again
+        k = s.discard[0]
+        i = next((i for i, c in enumerate(s.deck) if c != k), None)
+        if i is not None:
+            s.discard[0], s.deck[i] = s.deck[i], k
+        s.discard.append(_a_card(s))
+
+    def grown_discard(s, R):  # appended to: the new cards are added to the kept counts
+        s.discard.extend([_a_card(s), _a_card(s)])
+
     def own_hand(s, R):
         p = s.current
         k = next(k for k in range(R.K) if s.hands[p][k] == 0)
         s.hands[p][k] += 1
-        s.hands[p][s.deck.pop()] += 0  # the deck shrinks by nothing observable in the hand
 
     def collect_a_guest(s, R):
         s.collected[1].append(s.guest_deck.pop())
 
     def supply_and_tokens(s, R):
-        s.supply[0] = -1 if s.supply[0] >= 0 else s.deck.pop()
+        s.supply[0] = -1 if s.supply[0] >= 0 else _a_card(s)
         s.tokens[1][2] = 1
 
     return [move_nourish, dirty_an_empty_bath, swap_guest, troublesome_progress, more_progress, same_length_discard,
-            own_hand, collect_a_guest, supply_and_tokens]
+            grown_discard_with_another_first_card, grown_discard, own_hand, collect_a_guest, supply_and_tokens]
 
 
 @pytest.mark.parametrize("num_players", [2, 5])

@@ -32,6 +32,7 @@ GAME_FIELDS = (
     "players", "turn", "last_round", "turns_left", "deck_size", "discard_size", "guest_deck_size",
     "manager_deck_size", "main_done", "bonus_done",
 )
+MEMO_LIMIT = 4096  # entries a value memo may hold before it starts again (a memo only saves work)
 PAY_FIELDS = ("extra_left", "surplus", "modified", "token_used", "amber_used", "fire_used", "chef_used", "fresh", "units")
 
 
@@ -74,12 +75,13 @@ class MythicBathsObserver:
 
     Speed: :meth:`observation` joins packed blocks in layout order: precomputed one-hot rows, the
     numbers packed with ``struct``, zeros where a piece is empty (absent seats, no treatment in
-    progress). What changes rarely is kept between calls: each seat's bath rows, the discard
+    progress). What changes rarely is kept between calls: each seat's bath piece, the discard
     pile's counts, each seat's own hand and what each player's guests give. Every cache entry
     holds copies of the state values it was built from and is reused only while they are equal,
     so any state (a clone, one restored by ``set_state``, a hand-edited one) gets exactly what a
-    fresh encoding gives, with nothing to invalidate; the caches live here, never in the state,
-    and are not pickled. The definition to check against is the test oracle
+    fresh encoding gives, with nothing to invalidate. Rebuilding is cheap too: single bath rows
+    and favour-token flags are memoized by the values they show. The caches live here, never in
+    the state, and are not pickled. The definition to check against is the test oracle
     ``tests/oracles/mythic_baths.py``.
     """
 
@@ -138,7 +140,7 @@ class MythicBathsObserver:
         # Bath rows: field indices by name.
         bf = bath_fields(cs)
         self.bath_w = bw = len(bf)
-        self.bath_nbytes = 4 * L.by_name["bath"].size
+        self.absent_baths = bytes(4 * bw * (MAX_BATHS - rules.num_baths))  # baths beyond this game's (present = 0)
         f = bf.index
         self.f_present, self.f_dirty, self.f_partial, self.f_cards, self.f_extra = (
             f("present"), f("dirty"), f("partially_treated"), f("cards_on_guest"), f("extra_provided"))
@@ -175,17 +177,18 @@ class MythicBathsObserver:
         self._game_packer = struct.Struct(f"<{L.by_name['game'].size}f")
         self._kinds_packer = struct.Struct(f"<{K}f")
         self._seat_packer = struct.Struct(f"<{len(SEAT_FIELDS)}f")
-        self._bath_packer = struct.Struct(f"<{L.by_name['bath'].size}f")
+        self._row_packer = struct.Struct(f"<{self.bath_w}f")
         self._need_packer = struct.Struct(f"<{L.by_name['pay_need'].size}f")
         self._pay_packer = struct.Struct(f"<{L.by_name['pay'].size}f")
 
     def _clear_caches(self) -> None:
         # Each entry keeps copies of the state values it was built from, then what they give.
-        self._bath_cache: dict[int, tuple] = {}  # seat -> (the bath values..., packed rows)
+        self._bath_cache: dict[int, tuple] = {}  # seat -> (guests, dirt, nourish, progress, packed piece): see _baths
         self._hand_cache: dict[int, tuple[list[int], bytes]] = {}  # seat -> (its hand, packed)
         self._guests_cache: dict[int, tuple] = {}  # player -> (collected guests, their seat fields), see _guest_values
-        self._discard_cache: tuple[list[int], bytes] | None = None  # (discard pile, packed counts)
+        self._discard_cache: tuple | None = None  # (discard pile, counts per kind, packed): see _discard
         self._token_memo: dict[tuple[int, ...], bytes] = {}  # a seat's token states -> packed flags (3^5 at most)
+        self._bath_row_memo: dict[tuple, bytes] = {}  # what a bath row shows -> packed row, see _baths
 
     def layout(self, seat: int) -> ObservationLayout:
         """Every seat shares one layout."""
@@ -200,7 +203,7 @@ class MythicBathsObserver:
         n = self.n
         parts = self.blank.copy()  # the blocks in layout order, zeros unless set
         parts[self.i_phase] = self.phase_rows[s.phase]
-        parts[self.i_game] = self._game_packer.pack(
+        parts[self.i_game] = self._game_packer.pack(  # GAME_FIELDS, in their order
             n / 5.0, s.turn / 200.0, s.final_trigger >= 0, s.turns_left / 5.0, len(s.deck) / 50.0,
             len(s.discard) / 50.0, len(s.guest_deck) / 45.0, len(s.manager_deck) / 10.0, s.main_done, s.bonus_done,
         )
@@ -213,8 +216,8 @@ class MythicBathsObserver:
         parts[self.i_supply : self.i_supply_end] = [sup[k] for k in s.supply]
         cached = self._discard_cache
         if cached is None or cached[0] != s.discard:
-            cached = self._discard_cache = (list(s.discard), self._discard_bytes(s.discard))
-        parts[self.i_discard] = cached[1]
+            cached = self._discard(s.discard, cached)
+        parts[self.i_discard] = cached[2]
         parts[self.i_manager] = self.manager_rows[s.manager]
         # Seats, relative to the observer (bools and ints pack as 0/1 floats). What a player's guests
         # give (count, amber, Jackalopes) is kept per player with the guests it was counted from.
@@ -227,15 +230,21 @@ class MythicBathsObserver:
             g = guests.get(p)
             if g is None or g[0] != col:
                 g = guests[p] = self._guest_values(col)
-            parts[i] = pack(1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, g[1], g[2], p == mover, p == s.final_trigger, g[3])
+            parts[i] = pack(  # SEAT_FIELDS, in their order
+                1.0, sum(s.hands[p]) / 6.0, s.amber[p] / AMBER_SCALE, g[1], g[2], p == mover, p == s.final_trigger, g[3])
             tokens = s.tokens[p]
             if any(tokens):
                 parts[i + 1] = tokens_row(tokens)
             i += 2
         c = self._bath_cache.get(seat)  # the bath rows: see _baths
-        if c is None or c[0] != s.bath_guest or c[1] != s.bath_dirty or c[2] != s.nourish or c[3] != self._progress(s, c[4]):
+        if c is None or c[0] != s.bath_guest or c[1] != s.bath_dirty or c[2] != s.nourish:
             c = self._baths(s, seat)
-        parts[self.i_bath] = c[5]
+        else:
+            for b, filled, cards, extra in c[3]:  # the progress on troublesome guests
+                if s.bath_filled[b] != filled or len(s.bath_cards[b]) != cards or s.bath_extra[b] != extra:
+                    c = self._baths(s, seat)
+                    break
+        parts[self.i_bath] = c[4]
         if s.pay_bath >= 0:
             self._pay_parts(parts, s)
         return np.frombuffer(bytearray().join(parts), np.float32)
@@ -246,11 +255,20 @@ class MythicBathsObserver:
         return (list(col), len(col) / 8.0, sum(map(self.amber_of.__getitem__, col)) / AMBER_SCALE,
                 sum(map(self.is_jackalope.__getitem__, col)) / 3.0)
 
-    def _discard_bytes(self, discard: list[int]) -> bytes:
-        counts = [0] * self.rules.K
-        for k in discard:
-            counts[k] += 1
-        return self._kinds_packer.pack(*[c / 5.0 for c in counts])
+    def _discard(self, discard: list[int], old: tuple | None) -> tuple:
+        """The discard cache entry for ``discard``: (a copy of the pile, counts per kind, packed
+        counts/5). A pile that only grew since ``old`` (checked card by card) adds its new cards to
+        the old counts; any other change counts again."""
+        if old is not None and len(discard) > len(old[0]) and discard[: len(old[0])] == old[0]:
+            counts = list(old[1])
+            for k in discard[len(old[0]) :]:
+                counts[k] += 1
+        else:
+            counts = [0] * self.rules.K
+            for k in discard:
+                counts[k] += 1
+        self._discard_cache = entry = (list(discard), counts, self._kinds_packer.pack(*[c / 5.0 for c in counts]))
+        return entry
 
     def _tokens_row(self, tokens: list[int]) -> bytes:
         """A seat's favour-token flags (active, used per creature: the TOKEN_FIELDS after a seat's
@@ -269,62 +287,68 @@ class MythicBathsObserver:
         """The treatment in progress (the blank zeros stay outside the payment phase)."""
         parts[self.i_pay_bath] = self.pay_bath_rows[s.pay_bath]
         parts[self.i_pay_need] = self._need_packer.pack(*[c / 3.0 for c in s.pay_need])
-        parts[self.i_pay] = self._pay_packer.pack(
+        parts[self.i_pay] = self._pay_packer.pack(  # PAY_FIELDS, in their order
             float(s.pay_extra), float(s.pay_surplus > 0), float(s.pay_modified), float(s.pay_token), float(s.pay_amber),
             float(s.pay_fire), float(s.pay_chef), float(s.pay_fresh), s.pay_units / 6.0,
         )
 
     def _baths(self, s: State, seat: int) -> tuple:
         """Rebuild ``seat``'s bath cache entry: copies of every value the bath rows are read from (the
-        baths' guests, hence adjacency; dirt; nourish tokens; the progress on troublesome guests),
-        then the packed rows. :meth:`observation` reuses the entry while those values are equal."""
+        baths' guests, hence adjacency; dirt; nourish tokens; per troublesome guest, its bath and
+        the progress on it: units filled, cards on it, extra provided), then the packed ``bath`` piece. :meth:`observation` reuses the entry while those values are
+        equal. Each bath's row is looked up by what it shows (guest, dirt, adjacent abilities, the
+        relative seats of the nourish tokens on it); only a troublesome guest with progress on it
+        is packed afresh."""
         trouble = self.trouble_of
-        baths = tuple(b for b, x in enumerate(s.bath_guest) if x >= 0 and trouble[x])
-        c = self._bath_cache[seat] = (
-            list(s.bath_guest), list(s.bath_dirty), list(s.nourish), self._progress(s, baths), baths,
-            self._bath_packer.pack(*self._bath_block(s, seat)),
-        )
+        progress = tuple((b, list(s.bath_filled[b]), len(s.bath_cards[b]), s.bath_extra[b])
+                         for b, x in enumerate(s.bath_guest) if x >= 0 and trouble[x])
+        tatz, owl, sea = self.rules.adjacency(s)
+        n = self.n
+        tokens_on: list[tuple[int, ...]] = [()] * len(s.bath_guest)
+        for p, b in enumerate(s.nourish):
+            if b >= 0:
+                tokens_on[b] += ((p - seat) % n,)
+        memo, row = self._bath_row_memo, self._bath_row
+        rows = []
+        for b, x in enumerate(s.bath_guest):
+            if x >= 0 and trouble[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
+                rows.append(row(s, b, x, tatz[b], owl[b], sea[b], tokens_on[b]))  # progress shown: not memoized
+                continue
+            key = (x, s.bath_dirty[b], tatz[b], owl[b], sea[b], tokens_on[b])
+            packed = memo.get(key)
+            if packed is None:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                packed = memo[key] = row(s, b, x, tatz[b], owl[b], sea[b], tokens_on[b])
+            rows.append(packed)
+        rows.append(self.absent_baths)
+        c = self._bath_cache[seat] = (list(s.bath_guest), list(s.bath_dirty), list(s.nourish), progress, b"".join(rows))
         return c
 
-    @staticmethod
-    def _progress(s: State, baths: tuple[int, ...]) -> list:
-        """What the bath rows read of the treatment progress: only on troublesome guests (``baths``;
-        the same while the baths' guests are), as values (copies)."""
-        if not baths:
-            return []
-        return [(list(s.bath_filled[b]), len(s.bath_cards[b]), s.bath_extra[b]) for b in baths]
-
-    def _bath_block(self, s: State, seat: int) -> list[float]:
-        """The ``bath`` piece of ``seat``'s view: each guest's precomputed row, then what changed."""
-        R, T, n = self.rules, self.rules.T, self.rules.n
+    def _bath_row(self, s: State, b: int, x: int, tatz: int, owl: int, sea: int, tokens_on: tuple[int, ...]) -> bytes:
+        """Bath ``b``'s row, packed: the guest's precomputed row (or an empty bath's), its progress
+        if it is a troublesome guest with some, the adjacent abilities and the nourish tokens (by
+        relative seat)."""
         bw = self.bath_w
-        v = [0.0] * (MAX_BATHS * bw)  # slots beyond this game's baths stay zero (present = 0)
-        table, trouble = self.bath_rows, self.trouble_of
-        tatz, owl, sea = R.adjacency(s)
-        f_present, f_dirty, f_tatz, f_owl, f_sea, fneeds = self.f_present, self.f_dirty, self.f_tatz, self.f_owl, self.f_sea, self.f_needs
-        for b, x in enumerate(s.bath_guest):
-            base = b * bw
-            if x < 0:
-                v[base + f_present] = 1.0
-                if s.bath_dirty[b]:
-                    v[base + f_dirty] = 1.0
-            else:
-                v[base : base + bw] = table[x]
-                if trouble[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
-                    filled, needs = s.bath_filled[b], self.needs_of[x]
-                    v[base + self.f_partial] = 1.0
-                    v[base + self.f_cards] = len(s.bath_cards[b]) / 6.0
-                    v[base + self.f_extra] = float(s.bath_extra[b])
-                    v[base + fneeds : base + fneeds + T] = [(needs[t] - filled[t]) / 3.0 for t in range(T)]
-            if tatz[b]:
-                v[base + f_tatz] = float(tatz[b])
-            if owl[b]:
-                v[base + f_owl] = float(owl[b])
-            if sea[b]:
-                v[base + f_sea] = float(sea[b])
-        fn = self.f_nourish
-        for p in range(n):
-            b = s.nourish[p]
-            if b >= 0:
-                v[b * bw + fn + (p - seat) % n] = 1.0
-        return v
+        if x < 0:
+            v = [0.0] * bw
+            v[self.f_present] = 1.0
+            if s.bath_dirty[b]:
+                v[self.f_dirty] = 1.0
+        else:
+            v = list(self.bath_rows[x])
+            if self.trouble_of[x] and (s.bath_cards[b] or s.bath_extra[b] or any(s.bath_filled[b])):
+                filled, needs, T, fneeds = s.bath_filled[b], self.needs_of[x], self.rules.T, self.f_needs
+                v[self.f_partial] = 1.0
+                v[self.f_cards] = len(s.bath_cards[b]) / 6.0
+                v[self.f_extra] = float(s.bath_extra[b])
+                v[fneeds : fneeds + T] = [(needs[t] - filled[t]) / 3.0 for t in range(T)]
+        if tatz:
+            v[self.f_tatz] = float(tatz)
+        if owl:
+            v[self.f_owl] = float(owl)
+        if sea:
+            v[self.f_sea] = float(sea)
+        for r in tokens_on:
+            v[self.f_nourish + r] = 1.0
+        return self._row_packer.pack(*v)
