@@ -167,3 +167,6 @@ def test_state_edited_by_hand_is_observed_as_it_is() -> None:
     s.power_discard.append(s.power_deck.pop())
     for a in e.possible_agents:
         _assert_reference(e, a, e.observe(a)["observation"], "edited")
+    s.round, s.h_taken, s.inv_left, s.ban4 = 77, 23, 31, 2  # values past what a game reaches (validate rejects some)
+    for a in e.possible_agents:
+        _assert_reference(e, a, e.observe(a)["observation"], "out of range")

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from mythzoo.envs.core.observer import ObservationLayout
 from mythzoo.envs.mythsgate.actions import MAX_HEROES, NUM_MINIONS, VIEW
-from mythzoo.envs.mythsgate.gamedata import BOOKS, HERO_ABILITIES, PIECES, TOKENS, TRACKS
+from mythzoo.envs.mythsgate.gamedata import BOOKS, HERO_ABILITIES, PIECES, PRINTED, TOKENS, TRACKS
 from mythzoo.envs.mythsgate.rules import BOOTS, LOC_BOOK, LOC_MATERIAL, PACK, PHASE_NAMES, PIECE_HERO, MythsgateRules, State
 
 # The ``game`` piece, in its order: each group is packed as one block (see ``observation``).
@@ -71,6 +71,7 @@ _IN_PLAY = (-1).__lt__  # a minion's space: -1 < space when in play
 MINION_RANGE = range(NUM_MINIONS)
 _QUARTER = (0.25).__mul__  # x * 0.25 is x / 4.0 exactly (a power of two), without a bytecode loop
 _THIRD = (3.0).__rtruediv__  # x / 3.0
+_TENTH = (10.0).__rtruediv__  # x / 10.0
 
 
 def _copy(v: Any) -> Any:
@@ -213,6 +214,13 @@ class MythsgateObserver:
                                           (R.heroes[h].hand + (R.gd.piece_amount[PACK] if p else 0)) / 10.0) for p in (0, 1)]
                              for b in (0, 1)] for h in range(R.k)]
         self.hero_range = range(R.k)
+        # the Invoker's cards: per role, per status (in play, discard, aside, hand, deck), card -> index
+        n = len(R.gd.invoker_cards)
+        self.inv_card_size = [n * len(STATUS_INV), n * len(STATUS_HERO)]
+        self.inv_card_at = [
+            [[c * len(STATUS_INV) + STATUS_INV.index(st) for c in range(n)] for st in STATUS_INV],
+            [[c * len(STATUS_HERO) + STATUS_HERO.index(st) for c in range(n)] for st in ("in_play", "discard", "aside", "hidden", "hidden")],
+        ]
         self.loc_bytes = [struct.pack(f"<{self.lw}f", *row) for row in self.loc_rows]
         self.book_color = [c.color for c in R.loc]
         self.m_base_f = [mc.strength for mc in R.minion]
@@ -257,14 +265,16 @@ class MythsgateObserver:
         self._p_kind_onehot = [self._p_kinds.pack(*[1.0 if j == kk else 0.0 for j in range(K)]) for kk in range(K)]
         # packed game fields by value (computed on first use): no division or packing per step
         mr, k = self.max_rounds, R.k
-        self._p_round = _Packed(lambda x: (x / mr,))
-        self._p_gems = _Packed(lambda x: (x / 10.0, (10 - x) / 10.0, k / 5.0))
-        self._p_t5 = _Packed(lambda x: (x / 5.0,))
-        self._p_t6 = _Packed(lambda x: (x / 6.0,))
-        self._p_t15 = _Packed(lambda x: (x / 15.0,))
-        self._p_t48 = _Packed(lambda x: (x / 48.0,))
-        self._p_ban = [[struct.pack("<2f", b3, b4) for b4 in (0, 1)] for b3 in (0, 1)]
-        self._p_side = _Packed(lambda x: (x == 0, x == 1, x == 2))
+        # the game scalars by value: table name -> (what it packs, the largest value a valid state holds)
+        self._p_game_fns = {
+            "_p_round": (lambda x: (x / mr,), mr), "_p_gems": (lambda x: (x / 10.0, (10 - x) / 10.0, k / 5.0), PRINTED["gems"]),
+            "_p_t5": (lambda x: (x / 5.0,), 20), "_p_t6": (lambda x: (x / 6.0,), 20),  # inv_known, boots_supply, h_left, h_taken; inv_left, tr_left
+            "_p_t15": (lambda x: (x / 15.0,), PRINTED["life_tokens"]), "_p_t48": (lambda x: (x / 48.0,), PRINTED["power_cards"]),
+            "_p_side": (lambda x: (x == 0, x == 1, x == 2), 2),
+        }
+        for name, (fn, hi) in self._p_game_fns.items():
+            setattr(self, name, {x: _pack(fn(x)) for x in range(hi + 1)})  # plain dicts: the fastest lookup
+        self._p_ban = {b3: {b4: _pack((b3, b4)) for b4 in (0, 1)} for b3 in (0, 1)}
 
     def _clear_caches(self) -> None:
         """Every cache: ``(copies of the values a block was packed from, block)``; never in a state."""
@@ -272,8 +282,9 @@ class MythsgateObserver:
         self._c_heroes: list | None = None  # copies of the HERO_KEYS lists and
         self._c_flags: tuple[int, int] = (-1, -1)  # ... (cur_hero, cb_hero), which per hero show
         self._c_hero_parts: list = [None] * k  # ... the parts of its row (HERO_PARTS),
-        self._c_hero_full: list = [b""] * k  # ... the whole row
-        self._c_hand_rows: list = [b""] * k  # ... and its team_hands row
+        # ... the whole row and the team_hands row, each at h and h + k: any seat's order is one slice
+        self._c_hero_full: list = [b""] * (2 * k)
+        self._c_hand_rows: list = [b""] * (2 * k)
         self._c_board: tuple | None = None  # copies of the BOARD_KEYS values, which
         self._c_board5 = self._c_board_block = b""  # ... these show, and which give
         self._c_bonus: tuple | None = None  # ... what every minion's Strength and draws add
@@ -292,6 +303,8 @@ class MythsgateObserver:
         self._c_loc: tuple | None = None  # the location decks and discard piles
         self._c_loc_block = b""
         self._c_inv_piles = b""  # the sizes of the Invoker's piles (with _c_inv)
+        self._c_place_memo: dict[tuple, bytes] = {}  # (kind, slot or minion, yours) -> packed ``place``
+        self._c_target_memo: dict[tuple, bytes] = {}  # target spaces -> packed ``place_targets``
         self._c_top: list | None = None  # the top Power cards the Invoker knows
         self._c_top_block = b""
 
@@ -345,8 +358,7 @@ class MythsgateObserver:
             if s.cur_hero != self._c_flags[0] or s.cb_hero != self._c_flags[1]:
                 self._flags_changed(s)
         # the rows in this seat's slot order (absent heroes' slots stay zero)
-        rows = self._c_hero_full
-        parts[sl.heroes: sl.heroes + k] = rows if role == 0 else rows[first:] + rows[:first]
+        parts[sl.heroes: sl.heroes + k] = self._c_hero_full[first: first + k]
         c = self._c_board  # BOARD_KEYS
         if (c is None or s.tokens != c[0] or s.tracks != c[1] or s.inv_round_f != c[3] or s.inv_round_p != c[4] or s.inv_chain != c[5]
                 or s.balrog_bonus != c[6] or s.phoenix_used != c[2]):
@@ -367,7 +379,7 @@ class MythsgateObserver:
         c = self._c_market  # MARKET_KEYS
         if c is None or s.supply != c[0] or s.market != c[1]:
             self._c_market = (s.supply[:], s.market[:])
-            self._c_market_blocks = (self._p_mats.pack(*[x / 10.0 for x in s.supply]), self._p_mats.pack(*[x / 4.0 for x in s.market]))
+            self._c_market_blocks = (self._p_mats.pack(*map(_TENTH, s.supply)), self._p_mats.pack(*map(_QUARTER, s.market)))
         parts[sl.supply], parts[sl.market] = self._c_market_blocks
         if s.power_discard != self._c_pdisc:
             self._c_pdisc = s.power_discard[:]
@@ -382,13 +394,13 @@ class MythsgateObserver:
             self._c_loc = ([x[:] for x in ld], [x[:] for x in lc])
             self._c_loc_block = self._p_loc_piles.pack(len(ld[0]) / 14.0, len(ld[1]) / 14.0, len(ld[2]) / 14.0,
                                                        len(lc[0]) / 14.0, len(lc[1]) / 14.0, len(lc[2]) / 14.0)
-        # the game piece: its groups in GAME_FIELDS order (G_ROUND, G_GEMS, ..., G_TURN_HERO)
-        t5, t6 = self._p_t5, self._p_t6
-        parts[sl.game] = b"".join((
-            self._p_round[s.round], self._p_gems[s.gems], t6[s.inv_left], self._p_ban[s.ban3][s.ban4],
-            self._p_t15[s.life_supply], t5[s.boots_supply], self._p_t48[len(s.power_deck)], self._p_t48[len(s.power_discard)],
-            self._c_loc_block, self._c_inv_piles, self._c_board5, t5[s.inv_known], self._p_side[s.turn_side], t5[s.h_left], t5[s.h_taken], t6[s.tr_left],
-        ))
+        # the game piece: its groups in GAME_FIELDS order (G_ROUND, G_GEMS, ..., G_TURN_HERO), the
+        # scalars packed by value (plain dicts, filled for every value a valid state holds)
+        try:
+            parts[sl.game] = self._game(s)
+        except (KeyError, IndexError):  # a value no valid state holds (a state edited by hand): pack it too
+            self._pack_game_values(s)
+            parts[sl.game] = self._game(s)
         if s.cb_on:
             self._combat(s, parts, first)
         if s.pl:
@@ -415,8 +427,7 @@ class MythsgateObserver:
                     v[j * K + kk] = 1.0
                 parts[sl.kraken_view] = self._p_view.pack(*v)
         else:
-            rows = self._c_hand_rows
-            parts[sl.team_hands: sl.team_hands + k] = rows[first:] + rows[:first]
+            parts[sl.team_hands: sl.team_hands + k] = self._c_hand_rows[first: first + k]
             if R.has_hood and s.power_deck:
                 parts[sl.hood_top] = self._p_kind_onehot[s.power_deck[-1]]
         return np.frombuffer(bytearray().join(parts), _F32)
@@ -432,7 +443,7 @@ class MythsgateObserver:
             for i in range(len(HERO_KEYS)):
                 self._repack(c, i, h)
             self._c_hero_parts[h][HERO_PARTS.index("flags")] = self._flag_row(h)
-            self._c_hero_full[h] = b"".join(self._c_hero_parts[h])
+            self._c_hero_full[h] = self._c_hero_full[h + self.rules.k] = b"".join(self._c_hero_parts[h])
 
     def _heroes_changed(self, i: int, new: list) -> None:
         """HERO_KEYS list ``i`` is now ``new``: keep a copy, repack what it shows of each hero whose entry changed."""
@@ -441,7 +452,7 @@ class MythsgateObserver:
         c[i] = [x[:] for x in new] if type(new[0]) is list else new[:]
         for h in compress(self.hero_range, map(ne, new, old)):
             self._repack(c, i, h)
-            self._c_hero_full[h] = b"".join(self._c_hero_parts[h])
+            self._c_hero_full[h] = self._c_hero_full[h + self.rules.k] = b"".join(self._c_hero_parts[h])
 
     def _repack(self, c: list, i: int, h: int) -> None:
         """Repack the parts of hero ``h``'s row (and its League hand row) that show HERO_KEYS list ``i``."""
@@ -459,7 +470,7 @@ class MythsgateObserver:
                 books[color[x]] += 0.5
             parts[2] = self._p_hero_cards.pack(sum(c[4][h]) / 10.0, *books)
             if i == HAND_KEY:
-                self._c_hand_rows[h] = self._p_kinds.pack(*map(_THIRD, c[4][h]))
+                self._c_hand_rows[h] = self._c_hand_rows[h + self.rules.k] = self._p_kinds.pack(*map(_THIRD, c[4][h]))
         else:  # h_done, h_boots, h_round_f, h_round_p, h_chain: this turn's and round's marks
             parts[3] = self._p_hero_marks.pack(c[6][h], c[7][h], c[8][h] / 4.0, c[9][h] / 2.0, c[10][h] / 2.0)
 
@@ -475,9 +486,30 @@ class MythsgateObserver:
         for h in {*old, *self._c_flags}:
             if 0 <= h < self.rules.k:
                 self._c_hero_parts[h][flags] = self._flag_row(h)
-                self._c_hero_full[h] = b"".join(self._c_hero_parts[h])
+                self._c_hero_full[h] = self._c_hero_full[h + self.rules.k] = b"".join(self._c_hero_parts[h])
 
     # ------------------------------------------------------------------ board
+    def _game(self, s: State) -> bytes:
+        """The ``game`` piece: its groups in GAME_FIELDS order (G_ROUND, G_GEMS, ..., G_TURN_HERO)."""
+        t5, t6 = self._p_t5, self._p_t6
+        return b"".join((
+            self._p_round[s.round], self._p_gems[s.gems], t6[s.inv_left], self._p_ban[s.ban3][s.ban4],
+            self._p_t15[s.life_supply], t5[s.boots_supply], self._p_t48[len(s.power_deck)], self._p_t48[len(s.power_discard)],
+            self._c_loc_block, self._c_inv_piles, self._c_board5, t5[s.inv_known], self._p_side[s.turn_side], t5[s.h_left],
+            t5[s.h_taken], t6[s.tr_left],
+        ))
+
+    def _pack_game_values(self, s: State) -> None:
+        """Add the packed values of ``s``'s game scalars to their tables (values outside the ranges a
+        valid state holds, e.g. in a state edited by hand)."""
+        for name, x in (("_p_round", s.round), ("_p_gems", s.gems), ("_p_t6", s.inv_left), ("_p_t15", s.life_supply), ("_p_t5", s.boots_supply),
+                        ("_p_t48", len(s.power_deck)), ("_p_t48", len(s.power_discard)), ("_p_t5", s.inv_known), ("_p_side", s.turn_side),
+                        ("_p_t5", s.h_left), ("_p_t5", s.h_taken), ("_p_t6", s.tr_left)):
+            table = getattr(self, name)
+            if x not in table:
+                table[x] = _pack(self._p_game_fns[name][0](x))
+        self._p_ban.setdefault(s.ban3, {}).setdefault(s.ban4, _pack((s.ban3, s.ban4)))
+
     def _refresh_board(self, s: State) -> None:
         """A BOARD_KEYS value changed: the packed Invoker board (``invoker_board`` and his round
         bonuses in ``game``); if what every minion's Strength and draws add changed, every minion row."""
@@ -531,19 +563,19 @@ class MythsgateObserver:
     def _invoker_cards(self, s: State, role: int, inplay: tuple[int, ...]) -> bytes:
         """Each Great Invoker card's status: in play / discarded / set aside, and hand / deck (the
         Invoker) or hidden (a hero)."""
-        gd = self.rules.gd
-        w = len(STATUS_INV) if role == 0 else len(STATUS_HERO)
-        v = [0.0] * (len(gd.invoker_cards) * w)
+        in_play, discard, aside, hand, deck = self.inv_card_at[role]  # per status: card -> index in the piece
+        minion_cards = self.rules.gd.minion_cards
+        v = [0.0] * self.inv_card_size[role]
         for m in inplay:
-            v[gd.minion_cards[m] * w] = 1.0
+            v[in_play[minion_cards[m]]] = 1.0
         for x in s.inv_discard:
-            v[x * w + 1] = 1.0
+            v[discard[x]] = 1.0
         for x in s.inv_aside:
-            v[x * w + 2] = 1.0
+            v[aside[x]] = 1.0
         for x in s.inv_hand:
-            v[x * w + 3] = 1.0
+            v[hand[x]] = 1.0
         for x in s.inv_deck:
-            v[x * w + (4 if role == 0 else 3)] = 1.0
+            v[deck[x]] = 1.0
         return self._p_invc[role].pack(*v)
 
     # ------------------------------------------------------------------ while in use
@@ -569,21 +601,31 @@ class MythsgateObserver:
                 parts[i] = self._p_kinds.pack(*v)
 
     def _place(self, s: State, parts: list[bytes], seat: int, first: int) -> None:
-        """The piece waiting to be placed and where it may go (only while one waits)."""
-        piece, who = s.pl[0], s.pl[1]
-        v = [0.0] * len(self.place_fields)
-        if piece == PIECE_HERO:
-            v[self.place_kind_at[0]] = 1.0
-            v[self.place_hero_at[(who - first) % self.rules.k]] = 1.0
+        """The piece waiting to be placed and where it may go (only while one waits), packed once per
+        (piece, its slot or minion, yours to place) and per set of target spaces."""
+        pl = s.pl
+        if pl[0] == PIECE_HERO:
+            key = (self.place_kind_at[0], self.place_hero_at[(pl[1] - first) % self.rules.k], pl[3] == seat)
         else:
-            v[self.place_kind_at[1]] = 1.0
-            v[self.place_minion_at[who]] = 1.0
-        v[self.place_mine_at] = float(s.pl[3] == seat)
-        parts[self.slot.place] = self._p_place.pack(*v)
-        v = [0.0] * self.rules.S
-        for x in self.rules._place_cands(s, s.pl):
-            v[x] = 1.0
-        parts[self.slot.place_targets] = self._p_targets.pack(*v)
+            key = (self.place_kind_at[1], self.place_minion_at[pl[1]], pl[3] == seat)
+        row = self._c_place_memo.get(key)
+        if row is None:
+            v = [0.0] * len(self.place_fields)
+            v[key[0]] = v[key[1]] = 1.0
+            v[self.place_mine_at] = float(key[2])
+            row = self._c_place_memo[key] = self._p_place.pack(*v)
+        parts[self.slot.place] = row
+        cands = tuple(self.rules._place_cands(s, pl))
+        row = self._c_target_memo.get(cands)
+        if row is None:
+            if len(self._c_target_memo) > MEMO_LIMIT:
+                self._c_target_memo.clear()
+            v = [0.0] * self.rules.S
+            for x in cands:
+                v[x] = 1.0
+            row = self._c_target_memo[cands] = self._p_targets.pack(*v)
+        parts[self.slot.place_targets] = row
+
 
 
 class _Slots:
@@ -593,14 +635,5 @@ class _Slots:
         self.__dict__.update(names)
 
 
-class _Packed(dict):
-    """Packed float32 bytes of ``fn(x)`` for a value ``x``, computed on first use."""
-
-    def __init__(self, fn: Any) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def __missing__(self, x: Any) -> bytes:
-        vals = self.fn(x)
-        b = self[x] = struct.pack(f"<{len(vals)}f", *vals)
-        return b
+def _pack(values: tuple) -> bytes:
+    return struct.pack(f"<{len(values)}f", *values)
