@@ -56,6 +56,11 @@ class ToyRules(RulesBase):
     def current_player(self, s: ToyState) -> int:
         return -1 if s.over else (0 if s.box < 0 else 1)
 
+    def scores(self, s: ToyState) -> list[int]:
+        """Rounds won so far: the seeker's on a right guess, the hider's on a wrong one."""
+        found = int(s.over and s.guess == s.box)
+        return [int(s.over) - found, found]
+
     def table_for(self, s: ToyState) -> ActionTable:
         return self.tables[max(self.current_player(s), 0)]
 

@@ -31,7 +31,16 @@ from mythzoo.envs.core.observer import ObservationLayout
 STATE_SCHEMA_VERSION = 1
 _INT8 = np.dtype(np.int8)  # a dtype instance: np.frombuffer converts a type object on every call
 _INDEX_SUFFIX = re.compile(r"_\d+$")
-__all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of"]
+__all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of", "shared_win_rewards"]
+
+
+def shared_win_rewards(num_players: int, winners: Sequence[int]) -> list[float]:
+    """Zero-sum end rewards of a free-for-all: a sole winner +1, the others -1/(n-1); tied winners
+    share the win (each winner's reward is its share less the mean, scaled so a sole win is +1)."""
+    n = num_players
+    share = 1.0 / len(winners)
+    scale = n / (n - 1)
+    return [((share if p in winners else 0.0) - 1.0 / n) * scale for p in range(n)]
 
 
 def role_of(agent: str) -> str:
@@ -82,6 +91,16 @@ class MythzooAECEnv(AECEnv):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
     env_name: str = "mythzoo_game_v0"
+    # The game's text rendering, ``render(rules, state, seat) -> str`` (see :meth:`render_text`).
+    renderer: Any = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game class that names its ``env_name`` gets PettingZoo's ``metadata`` with that name."""
+        super().__init_subclass__(**kwargs)
+        if "env_name" in cls.__dict__ and "metadata" not in cls.__dict__:
+            base = MythzooAECEnv.metadata
+            cls.metadata = {"render_modes": list(base["render_modes"]), "name": cls.env_name,
+                            "is_parallelizable": base["is_parallelizable"], "render_fps": base["render_fps"]}
     shaped: bool = False  # True: per-step rewards from _potential (a game's shaped reward mode)
     team_roles: tuple[str, ...] = ()  # roles whose agents play as one team with a shared reward
 
@@ -140,8 +159,9 @@ class MythzooAECEnv(AECEnv):
         return self._layouts[0 if agent is None else self._seat[agent]]
 
     def action_table(self, agent: str | None = None) -> Any:
-        """``agent``'s action table (named ranges with encode/decode/label). Games override."""
-        raise NotImplementedError
+        """``agent``'s action table (named ranges with encode/decode/label): the rules' one table
+        by default; a game with a table per role overrides."""
+        return self.rules.table
 
     def agent_role(self, agent: str) -> str:
         """The role ``agent`` plays: its name without a trailing ``_<index>`` (``hero_2`` -> ``hero``).
@@ -175,12 +195,24 @@ class MythzooAECEnv(AECEnv):
         raise NotImplementedError
 
     def action_label(self, action: int, agent: str | None = None) -> str:
-        """Readable name of an action id. Games override."""
-        return str(action)
+        """Readable name of an action id of ``agent``'s table, e.g. ``treat(bath 3)``."""
+        return self.action_table(agent).label(action)
 
     def render_text(self, seat: int | None = None) -> str:
-        """The ansi rendering from ``seat``'s view (``None``: the player to move). Games override."""
-        raise NotImplementedError
+        """The ansi rendering from ``seat``'s view (``None``: the player to move, seat 0 once over)."""
+        self._check_reset()
+        if self.renderer is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no renderer")
+        s = self.state_
+        if seat is None:
+            seat = max(self.rules.current_player(s), 0)
+        return type(self).renderer(self.rules, s, seat)
+
+    def scores(self) -> dict[str, int]:
+        """Every agent's current score (the rules' ``scores``: victory points, gems, coins)."""
+        self._check_reset()
+        sc = self.rules.scores(self.state_)
+        return {a: sc[i] for i, a in enumerate(self.possible_agents)}
 
     # -------------------------------------------------------------- lifecycle
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -19,8 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mythzoo.envs.core.actions import ActionTable
-from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.core.aec import MythzooAECEnv, shared_win_rewards
 from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythic_baths.cards import load_card_set
 from mythzoo.envs.mythic_baths.observation import MythicBathsObserver
@@ -35,7 +34,7 @@ TURNS_PER_PLAYER = 120
 class raw_env(MythzooAECEnv):
     """Mythic Baths, 2-5 players. An illegal action raises ``IllegalActionError``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "mythic_baths_v0", "is_parallelizable": False, "render_fps": 1}
+    renderer = staticmethod(render_text)  # render_text(rules, state, seat)
     env_name = "mythic_baths_v0"
 
     def __init__(
@@ -79,32 +78,9 @@ class raw_env(MythzooAECEnv):
             sc = self.rules.scores(s)
             total = sum(sc)
             return [(sc[p] - (total - sc[p]) / (n - 1)) / SCORE_SCALE for p in range(n)]
-        win = self.rules.winners(s)
-        share = 1.0 / len(win)
-        scale = n / (n - 1)
-        return [((share if p in win else 0.0) - 1.0 / n) * scale for p in range(n)]
+        return shared_win_rewards(n, self.rules.winners(s))
 
-    def action_table(self, agent: str | None = None) -> ActionTable:
-        """The action table (the same for every player)."""
-        return self.rules.table
 
-    def action_label(self, action: int, agent: str | None = None) -> str:
-        """Readable name of an action id, e.g. ``treat(bath 3)``."""
-        return self.rules.table.label(action)
-
-    def render_text(self, seat: int | None = None) -> str:
-        """The table as text, with ``seat``'s hand (the player to move's by default)."""
-        self._check_reset()
-        s = self.state_
-        if seat is None:
-            seat = s.current if not s.over else 0
-        return render_text(self.rules, s, seat)
-
-    def scores(self) -> dict[str, int]:
-        """Current victory points of every agent."""
-        self._check_reset()
-        sc = self.rules.scores(self.state_)
-        return {a: sc[i] for i, a in enumerate(self.possible_agents)}
 
 
 env = standard_env(raw_env)

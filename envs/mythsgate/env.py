@@ -33,7 +33,7 @@ DEFAULT_MAX_ROUNDS = 30
 class raw_env(MythzooAECEnv):
     """Mythsgate, one Invoker against 1-5 heroes. An illegal action raises ``IllegalActionError``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "mythsgate_v0", "is_parallelizable": False, "render_fps": 1}
+    renderer = staticmethod(render_text)  # render_text(rules, state, seat)
     env_name = "mythsgate_v0"
     team_roles = ("hero",)  # the heroes win or lose together: "every hero gets the League's reward"
 
@@ -77,20 +77,6 @@ class raw_env(MythzooAECEnv):
         if agent is None:
             agent = self.agent_selection if self.state_ is not None and self.agents else "invoker"
         return self.action_table(agent).label(action)
-
-    def render_text(self, seat: int | None = None) -> str:
-        """The board as text from ``seat``'s view (the seat to move by default)."""
-        self._check_reset()
-        s = self.state_
-        if seat is None:
-            seat = s.actor if not s.over else 0
-        return render_text(self.rules, s, seat)
-
-    def scores(self) -> dict[str, int]:
-        """Gems: stolen for the Invoker, still in the Treasure Chamber for each hero."""
-        self._check_reset()
-        sc = self.rules.scores(self.state_)
-        return {a: sc[i] for i, a in enumerate(self.possible_agents)}
 
 
 env = standard_env(raw_env)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mythzoo.envs.core.actions import ActionTable
 from mythzoo.envs.core.aec import MythzooAECEnv
 from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythwind_innkeeper.components import load_data
@@ -37,7 +36,6 @@ DEFAULT_SEASONS = 4
 class raw_env(MythzooAECEnv):
     """Mythwind: the Innkeeper, one agent. An illegal action raises ``IllegalActionError``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "mythwind_innkeeper_v0", "is_parallelizable": False, "render_fps": 1}
     env_name = "mythwind_innkeeper_v0"
 
     def __init__(
@@ -104,13 +102,7 @@ class raw_env(MythzooAECEnv):
             # dict | dict is {**old, **new} (same keys, order and values) done in one C call.
             infos["innkeeper"] = old | new if type(old) is dict else {**old, **new}
 
-    def action_table(self, agent: str | None = None) -> ActionTable:
-        """The action table (one agent: the same for everyone)."""
-        return self.rules.table
 
-    def action_label(self, action: int, agent: str | None = None) -> str:
-        """Readable name of an action id, e.g. ``slot(r0c2)``."""
-        return self.rules.table.label(action)
 
     def render_text(self, seat: int | None = None) -> str:
         """The campaign as text (see ``render.render_text``)."""

@@ -19,8 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mythzoo.envs.core.actions import ActionTable
-from mythzoo.envs.core.aec import MythzooAECEnv
+from mythzoo.envs.core.aec import MythzooAECEnv, shared_win_rewards
 from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.core.validate import check_arg
 from toy_game.cards import MAX_PLAYERS, load_cards
@@ -34,7 +33,7 @@ REWARD_MODES = ("zero_sum", "dense")
 class raw_env(MythzooAECEnv):
     """The toy game, 2-4 players. An illegal action raises ``IllegalActionError``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "toy_game_v0", "is_parallelizable": False, "render_fps": 1}
+    renderer = staticmethod(render_text)  # render_text(rules, state, seat)
     env_name = "toy_game_v0"
 
     def __init__(
@@ -70,22 +69,10 @@ class raw_env(MythzooAECEnv):
         return [(s.scores[p] - (total - s.scores[p]) / (n - 1)) / self.rules.cards.total_value for p in range(n)]
 
     def _final_rewards(self, s: Any) -> list[float]:
-        n, win = self.rules.n, self.rules.winners(s)
-        return [((1.0 / len(win) if p in win else 0.0) - 1.0 / n) * n / (n - 1) for p in range(n)]
+        return shared_win_rewards(self.rules.n, self.rules.winners(s))
 
-    def action_table(self, agent: str | None = None) -> ActionTable:
-        """The action table (the same for every player)."""
-        return self.rules.table
 
-    def action_label(self, action: int, agent: str | None = None) -> str:
-        """Readable name of an action id, e.g. ``play(pearl)``."""
-        return self.rules.table.label(action)
 
-    def render_text(self, seat: int | None = None) -> str:
-        """The table as text from ``seat``'s view (the player to move's by default)."""
-        self._check_reset()
-        s = self.state_
-        return render_text(self.rules, s, s.current if seat is None else seat)
 
     def scores(self) -> dict[str, int]:
         """Points of every agent."""
