@@ -15,25 +15,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mythzoo.evaluation.ratings import ANCHOR_MU
+from mythzoo.text import format_table  # the results modules take it from here
 
 if TYPE_CHECKING:
     from mythzoo.evaluation.results import RoleTournamentResult, SoloResult, TournamentResult
-
-
-def format_table(rows: Sequence[Sequence[object]], header: Sequence[str], right: Sequence[int] | range | None = None) -> str:
-    """A monospace table: columns padded to their widest cell; ``right``: the right-aligned columns
-    (default: the columns whose every cell is a number)."""
-    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    if right is None:
-        numbers = (int, float, np.integer, np.floating)
-        right = [i for i in range(len(header)) if rows and all(isinstance(r[i], numbers) for r in rows)]
-    right_set = set(right)
-
-    def line(r: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right_set else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-
-    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
 
 
 def _plt() -> Any:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mythzoo.cli import non_negative_float
+from mythzoo.text import format_table
 from mythzoo.policies.registry import (
     LATEST,
     CheckpointInfo,
@@ -36,18 +37,6 @@ from mythzoo.policies.registry import (
 
 PROG = "mythzoo registry"
 EXIT_OK, EXIT_VERIFY_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def format_table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
-    """Plain-text aligned columns; numeric columns right-aligned."""
-    cells = [[str(c) for c in header]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    numeric = [bool(rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in rows) for i in range(len(header))]
-
-    def line(r: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric)).rstrip()
-
-    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
 
 
 def _when(iso: str) -> str:
