@@ -5,9 +5,13 @@ a dataclass of ints and lists that copies cheaply and turns into JSON and back; 
 from the state's own seeded Generator. ``docs/rules/mythsgate.md`` quotes every rule passage with the
 code and tests that implement it; comments here name the rule.
 
-Flow: pending follow-up decisions (pushes, minion moves, the Invoker's reward choices after a
-combat) wait in ``State.queue``; :meth:`MythsgateRules._advance` pops them until one needs a
-decision, then resumes the side whose turn it is.
+The shared mechanics (legal-action cache, legality checks, JSON, clones) are
+:class:`~mythzoo.envs.core.rules_base.RulesBase`'s; a decision goes to the handler of its action
+range (``act_inv_<range>`` for the Invoker's table, ``act_hero_<range>`` for the heroes'), which
+checks the phase where one range serves several. Flow: pending follow-up decisions (pushes, minion
+moves, the Invoker's reward choices after a combat) wait in ``State.queue``;
+:meth:`MythsgateRules._advance` pops them until one needs a decision, then resumes the side whose
+turn it is. The state holds the game and the legal-action cache only: observers keep their own.
 """
 
 from __future__ import annotations
@@ -615,6 +619,7 @@ class MythsgateRules(RulesBase):
         return self.inv_table if s.actor == 0 else self.hero_table
 
     def handlers_for(self, s: State) -> list[tuple[Handler, int]]:
+        """The dispatch list of the table of ``table_for``."""
         return self.inv_handlers if s.actor == 0 else self.hero_handlers
 
     def _after_action(self, s: State) -> None:
@@ -636,47 +641,56 @@ class MythsgateRules(RulesBase):
         s.phase = -1
 
     def act_inv_sacrifice(self, s: State, m: int) -> None:
+        """Start of his turn: minion ``m``, next to the Castle, gives a life for a gem."""
         self._sacrifice(s, m)
 
     def act_inv_end_sacrifice(self, s: State, arg: int) -> None:
+        """Start of his turn: no (more) sacrifices."""
         s.phase = P_INV_MAIN
 
     def act_inv_move_minions(self, s: State, arg: int) -> None:
-        # Move: all minions in play move to an adjacent space (one decision each, minion order)
+        """Action: every minion in play moves to an adjacent space, one ``place`` decision each (minion order)."""
         self._inv_spend(s)
         s.queue[0:0] = [[Q_PLACE, PIECE_MINION, m, PL_ADJ_OUT, 0, -1] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
 
     def act_inv_attack(self, s: State, arg: int) -> None:
+        """Action: minion ``arg // MAX_HEROES`` attacks hero ``arg % MAX_HEROES`` on its space."""
         m, h = divmod(arg, MAX_HEROES)
         self._inv_spend(s)
         self._start_combat(s, 0, h, m, -1)
 
     def act_inv_card_plus_f(self, s: State, m: int) -> None:
+        """Action: a +3F card; minion ``m`` gains +3 Strength while in play."""
         self._inv_spend(s)
         self._discard_effect(s, "+3F")
         s.m_f[m] += 3
 
     def act_inv_card_plus_p(self, s: State, m: int) -> None:
+        """Action: a +1P card; minion ``m`` gains +1 Power while in play."""
         self._inv_spend(s)
         self._discard_effect(s, "+1P")
         s.m_p[m] += 1
 
     def act_inv_card_x3(self, s: State, arg: int) -> None:
+        """Action: an X3 card; no Power 3 cards for the League until his next turn."""
         self._inv_spend(s)
         self._discard_effect(s, "X3")
         s.ban3 = 1
 
     def act_inv_card_x4(self, s: State, arg: int) -> None:
+        """Action: an X4 card; no Power 4 cards for the League until his next turn."""
         self._inv_spend(s)
         self._discard_effect(s, "X4")
         s.ban4 = 1
 
     def act_inv_card_teleport(self, s: State, m: int) -> None:
+        """Action: a Teleport card; minion ``m`` goes to any space outside the Castle (a ``place`` follows)."""
         self._inv_spend(s)
         self._discard_effect(s, "teleport")
         s.queue.insert(0, [Q_PLACE, PIECE_MINION, m, PL_ANY_OUT, 0, -1])
 
     def act_inv_invoke(self, s: State, m: int) -> None:
+        """Action: minion card ``m`` from his hand onto the Portal, with its lives from the supply."""
         self._inv_spend(s)
         s.inv_hand.remove(self.gd.minion_cards[m])
         s.m_space[m] = self.gd.portal
@@ -685,34 +699,42 @@ class MythsgateRules(RulesBase):
         s.m_f[m] = s.m_p[m] = 0
 
     def act_inv_ability(self, s: State, m: int) -> None:
+        """Action: minion ``m``'s Annex ability (some set a follow-up decision)."""
         self._inv_spend(s)
         self._ability(s, m)
 
-    def act_inv_token_fury(self, s: State, arg: int) -> None:  # P_DRAW
+    def act_inv_token_fury(self, s: State, arg: int) -> None:
+        """Combat draw step: the Fury token, +2 Strength to his side in this combat."""
         s.cb_fury = 1
         s.tokens[FURY] = 0
 
-    def act_inv_token_dark_power(self, s: State, arg: int) -> None:  # P_DRAW
+    def act_inv_token_dark_power(self, s: State, arg: int) -> None:
+        """Combat draw step: the Dark Power token, one more Power card in this combat."""
         s.cb_dark = 1
         s.tokens[DARK] = 0
 
-    def act_inv_token_haste(self, s: State, arg: int) -> None:  # free: no action spent
+    def act_inv_token_haste(self, s: State, arg: int) -> None:
+        """His turn, free: the Haste token, one more action."""
         s.tokens[HASTE] = 0
         s.inv_left += 1
 
-    def act_inv_token_regenerate(self, s: State, m: int) -> None:  # free: no action spent
+    def act_inv_token_regenerate(self, s: State, m: int) -> None:
+        """His turn, free: the Regenerate token, minion ``m`` regains a life."""
         s.tokens[REGEN] = 0
         s.m_lives[m] += 1
         s.life_supply -= 1
 
     def act_inv_end_turn(self, s: State, arg: int) -> None:
+        """His turn ends (the League plays)."""
         s.inv_left = 0
         s.phase = -1
 
-    def act_inv_draw(self, s: State, arg: int) -> None:  # P_DRAW
+    def act_inv_draw(self, s: State, arg: int) -> None:
+        """Combat draw step: his Power cards (the Kraken looks at 5 and chooses)."""
         self._invoker_draw(s)
 
     def act_inv_pick_card(self, s: State, i: int) -> None:
+        """Kraken: take the ``i``-th card seen for the combat; Manticore: discard the ``i``-th from the top."""
         if s.phase == P_KRAKEN:  # take the i-th card seen for the combat
             kind = s.cb_kview.pop(i)
             self._inv_card(s, kind)
@@ -728,35 +750,42 @@ class MythsgateRules(RulesBase):
         s.mt_view = 0
         s.phase = -1
 
-    def act_inv_keep_all(self, s: State, arg: int) -> None:  # P_MANTICORE
+    def act_inv_keep_all(self, s: State, arg: int) -> None:
+        """Manticore: discard none of the cards seen."""
         s.inv_known = s.mt_view
         s.mt_view = 0
         s.phase = -1
 
-    def act_inv_place(self, s: State, x: int) -> None:  # P_PLACE
+    def act_inv_place(self, s: State, x: int) -> None:
+        """The piece being moved goes to space ``x``."""
         self._place(s, x)
 
-    def act_inv_pick_hero(self, s: State, h: int) -> None:  # P_DRAGON: the hero comes to the Dragon
+    def act_inv_pick_hero(self, s: State, h: int) -> None:
+        """Dragon: hero ``h`` on the Dragon's space is moved next (a ``place`` follows)."""
         s.queue.insert(0, [Q_PLACE, PIECE_HERO, h, PL_ADJ, 0, -1])
         s.ab_minion = -1
         s.phase = -1
 
-    def act_inv_cyclops(self, s: State, arg: int) -> None:  # P_CYCLOPS
+    def act_inv_cyclops(self, s: State, arg: int) -> None:
+        """Cyclops: hero ``arg // M`` on its space discards a basic material of type ``arg % M``."""
         h, t = divmod(arg, self.M)
         s.h_mats[h][t] -= 1
         s.supply[t] += 1
         s.ab_minion = -1
         s.phase = -1
 
-    def act_inv_track(self, s: State, t: int) -> None:  # P_TRACK
+    def act_inv_track(self, s: State, t: int) -> None:
+        """After losing a combat: board marker ``t`` advances."""
         s.tracks[t] += 1
         s.phase = -1
 
-    def act_inv_flip(self, s: State, t: int) -> None:  # P_TOKEN
+    def act_inv_flip(self, s: State, t: int) -> None:
+        """After winning a combat: ability token ``t`` is flipped (available)."""
         s.tokens[t] = 1
         s.phase = -1
 
-    def act_inv_decline(self, s: State, arg: int) -> None:  # P_TRACK or P_TOKEN
+    def act_inv_decline(self, s: State, arg: int) -> None:
+        """No marker advance / no token flip."""
         s.phase = -1
 
     def _discard_effect(self, s: State, effect: str) -> None:
@@ -837,20 +866,24 @@ class MythsgateRules(RulesBase):
         s.h_taken += 1
         s.phase = -1
 
-    def act_hero_choose_hero(self, s: State, r: int) -> None:  # P_CHOOSE: hero ids relative to the chooser
+    def act_hero_choose_hero(self, s: State, r: int) -> None:
+        """League turn order: the hero ``r`` seats after the chooser plays next."""
         self._start_hero_turn(s, (s.actor - 1 + r) % self.k)
 
     def act_hero_move(self, s: State, x: int) -> None:
+        """Action: to the adjacent space ``x``."""
         h = s.actor - 1
         self._hero_spend(s, h)
         s.h_space[h] = x
 
     def act_hero_explore(self, s: State, arg: int) -> None:
+        """Action: the top card of the quadrant's location deck, resolved."""
         h = s.actor - 1
         self._hero_spend(s, h)
         self._resolve_location(s, h, self._loc_draw(s, self.deck_of[s.h_space[h]]))
 
     def act_hero_explore_two(self, s: State, arg: int) -> None:
+        """Action (Pwyll): two location cards; which one to resolve follows."""
         h = s.actor - 1
         self._hero_spend(s, h)
         d = self.deck_of[s.h_space[h]]
@@ -858,17 +891,20 @@ class MythsgateRules(RulesBase):
         s.phase, s.actor = P_PWYLL, 1 + h
 
     def act_hero_attack(self, s: State, m: int) -> None:
+        """Action: a combat against minion ``m`` on the hero's space."""
         h = s.actor - 1
         self._hero_spend(s, h)
         self._start_combat(s, 1, h, m, -1)
 
     def act_hero_rest(self, s: State, arg: int) -> None:
+        """Action at an inn: a life from the supply."""
         h = s.actor - 1
         self._hero_spend(s, h)
         s.h_lives[h] += 1
         s.life_supply -= 1
 
     def act_hero_power_centre(self, s: State, arg: int) -> None:
+        """Action at a Power Centre: Power cards drawn into the hand."""
         h = s.actor - 1
         self._hero_spend(s, h)
         for _ in range(self.gd.power_centre_draw):
@@ -878,6 +914,7 @@ class MythsgateRules(RulesBase):
             s.h_hand[h][c] += 1
 
     def act_hero_market(self, s: State, arg: int) -> None:
+        """Action at the market: give material ``arg // M``, take material ``arg % M``."""
         h = s.actor - 1
         t, u = divmod(arg, self.M)
         self._hero_spend(s, h)
@@ -887,6 +924,7 @@ class MythsgateRules(RulesBase):
         s.h_mats[h][u] += 1
 
     def act_hero_forge(self, s: State, p: int) -> None:
+        """Action at a forge (or with Tiy): pay and forge armour piece ``p``."""
         h = s.actor - 1
         self._hero_spend(s, h)
         for t, c in enumerate(self.heroes[h].costs[p]):
@@ -895,6 +933,7 @@ class MythsgateRules(RulesBase):
         s.h_armour[h][p] = 1
 
     def act_hero_heal(self, s: State, r: int) -> None:
+        """Action (Circe): the hero ``r`` seats on (0: herself) gains a life."""
         h = s.actor - 1
         self._hero_spend(s, h)
         o = (h + r) % self.k
@@ -902,15 +941,18 @@ class MythsgateRules(RulesBase):
         s.life_supply -= 1
 
     def act_hero_trade(self, s: State, arg: int) -> None:
+        """Action: a trade with the heroes on the space; transfers follow."""
         h = s.actor - 1
         self._hero_spend(s, h)
         s.tr_left = TRADE_TRANSFERS
         s.phase, s.actor = P_TRADE, 1 + h
 
-    def act_hero_give(self, s: State, arg: int) -> None:  # P_TRADE
+    def act_hero_give(self, s: State, arg: int) -> None:
+        """Trade: give one material (``arg``: relative hero, type) to a hero on the space."""
         self._transfer(s, arg, give=True)
 
-    def act_hero_take(self, s: State, arg: int) -> None:  # P_TRADE
+    def act_hero_take(self, s: State, arg: int) -> None:
+        """Trade: take one material (``arg``: relative hero, type) from a hero on the space."""
         self._transfer(s, arg, give=False)
 
     def _transfer(self, s: State, arg: int, give: bool) -> None:
@@ -924,11 +966,13 @@ class MythsgateRules(RulesBase):
         if s.tr_left <= 0:
             s.phase = -1
 
-    def act_hero_end_trade(self, s: State, arg: int) -> None:  # P_TRADE
+    def act_hero_end_trade(self, s: State, arg: int) -> None:
+        """Trade: no more transfers."""
         s.tr_left = 0
         s.phase = -1
 
     def act_hero_use_book(self, s: State, color: int) -> None:
+        """A knowledge book: green before the turn's first action, yellow/red before a combat's first card."""
         h = s.actor - 1
         self._use_book(s, h, color)
         if color == GREEN:  # P_HERO_MAIN, before the first action: more actions this turn
@@ -939,10 +983,12 @@ class MythsgateRules(RulesBase):
             s.cb_br = 1
 
     def act_hero_end_turn(self, s: State, arg: int) -> None:
+        """The hero's turn ends."""
         s.h_left = 0
         s.phase = -1
 
-    def act_hero_commit(self, s: State, kind: int) -> None:  # P_COMMIT: one Power card face up
+    def act_hero_commit(self, s: State, kind: int) -> None:
+        """Combat: one Power card of ``kind`` played face up (its icon acts at once)."""
         h = s.actor - 1
         s.h_hand[h][kind] -= 1
         s.cb_hcards.append(kind)
@@ -954,13 +1000,16 @@ class MythsgateRules(RulesBase):
         elif ic == ICON_CHAINS:
             s.inv_chain += 1
 
-    def act_hero_fight(self, s: State, arg: int) -> None:  # P_COMMIT: the Invoker's draw step follows
+    def act_hero_fight(self, s: State, arg: int) -> None:
+        """Combat: no more cards; the Invoker's draw step follows."""
         s.phase, s.actor = P_DRAW, 0
 
-    def act_hero_place(self, s: State, x: int) -> None:  # P_PLACE
+    def act_hero_place(self, s: State, x: int) -> None:
+        """The piece being moved goes to space ``x``."""
         self._place(s, x)
 
-    def act_hero_pick_card(self, s: State, i: int) -> None:  # P_PWYLL: resolve one card, discard the other
+    def act_hero_pick_card(self, s: State, i: int) -> None:
+        """Pwyll: resolve the ``i``-th of the two location cards, discard the other."""
         h = s.actor - 1
         keep = s.pw_cards[i]
         other = s.pw_cards[1 - i]
@@ -969,7 +1018,8 @@ class MythsgateRules(RulesBase):
         s.phase = -1
         self._resolve_location(s, h, keep)
 
-    def act_hero_discard(self, s: State, kind: int) -> None:  # P_DISCARD
+    def act_hero_discard(self, s: State, kind: int) -> None:
+        """End of the League's turn: one Power card of ``kind`` discarded (down to the hand maximum)."""
         h = s.actor - 1
         s.h_hand[h][kind] -= 1
         s.power_discard.append(kind)
