@@ -9,6 +9,7 @@ against it at every step of many games.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -20,14 +21,15 @@ from mythzoo.envs.mythsgate.rules import PIECE_HERO
 class _Writer:
     """Writes into a flat vector by piece name and labels: ``w.set("game", ["gems"], 0.3)``."""
 
-    _labels: dict[int, dict[str, list[dict[str, int]]]] = {}  # per layout: piece -> per axis, label -> index
+    # per layout (held weakly: a layout's id may be reused once it is gone): piece -> per axis, label -> index
+    _labels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def __init__(self, layout: Any):
         self.layout = layout
         self.v = np.zeros(layout.size, dtype=np.float64)
-        labels = self._labels.get(id(layout))
+        labels = self._labels.get(layout)
         if labels is None:
-            labels = self._labels[id(layout)] = {
+            labels = self._labels[layout] = {
                 p.name: [{str(x): i for i, x in enumerate(axis)} for axis in p.axes] for p in layout.pieces}
         self.labels = labels
 
