@@ -8,13 +8,21 @@ VPY := $(VENV)/bin/python
 PIP_INSTALL := $(VPY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
 DEPS := pyproject.toml setup.py constraints.txt
 
-.PHONY: demo test test-fast bench docs clean help
+.PHONY: demo test test-fast test-main test-stacks bench docs clean help
+
+# Other RL stacks (RLlib, OpenSpiel, TorchRL, Tianshou, ...) pin versions that conflict with each
+# other or with the main venv (ray[rllib] pins gymnasium 1.2.2), so each gets its own venv:
+# tests/stacks/<stack>/requirements.txt names the tested versions, .venvs/<stack> holds them with
+# mythzoo installed editable, and tests/stacks/<stack>/ runs there (never in the main venv).
+STACKS := $(sort $(patsubst tests/stacks/%/requirements.txt,%,$(wildcard tests/stacks/*/requirements.txt)))
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make demo   set up .venv, train a small agent (quick preset), register and evaluate it"
 	@echo "make test   set up .venv with the dev extra and run every test"
-	@echo "make test-fast  the same without the tests marked slow (pytest -m 'not slow')"
+	@echo "make test-fast  the main venv's tests without those marked slow (pytest -m 'not slow')"
+	@echo "make test-stacks  the adapter tests, each RL stack in its own venv (.venvs/<stack>)"
+	@echo "make test-stack-NAME  one of them: $(STACKS)"
 	@echo "make bench  decisions/s benchmark (benchmarks/bench_envs.py; options in BENCH_ARGS=...)"
 	@echo "make docs   regenerate the generated docs (docs/gen_env_docs.py)"
 	@echo "make clean  remove .venv, caches and build outputs"
@@ -43,8 +51,23 @@ demo: $(VENV)/.installed-train
 	$(VPY) -m mythzoo eval mythic_baths demo@latest heuristic random --games 120 --workers 2 --registry registry --json runs/demo_eval.json --plot runs/demo_eval.png
 	@echo "Plot: runs/demo_eval.png   Results: runs/demo_eval.json   Checkpoint: demo@latest in ./registry"
 
-test: $(VENV)/.installed-dev
+# Every test: the main venv's suite, then each RL stack's adapter tests in that stack's venv.
+test: test-main test-stacks
+
+test-main: $(VENV)/.installed-dev
 	$(VPY) -m pytest -q -n 2
+
+# A stack's venv: its pinned libraries and mythzoo (with the extras the stack's requirements name)
+# in one pip call, so the stack's pins win; torch only ever the build constraints.txt allows.
+.venvs/%/.installed: tests/stacks/%/requirements.txt $(DEPS)
+	$(PYTHON) -m venv .venvs/$*
+	.venvs/$*/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -r tests/stacks/$*/requirements.txt
+	@touch $@
+
+test-stacks: $(addprefix test-stack-,$(STACKS))
+
+test-stack-%: .venvs/%/.installed
+	MYTHZOO_STACK=$* .venvs/$*/bin/python -m pytest -q tests/stacks/$*
 
 # The fast tier for the edit-test loop: everything but the tests marked slow (long fuzz runs,
 # the 500-game fingerprints, the wheel build, training smoke runs).
@@ -58,5 +81,5 @@ docs: $(VENV)/.installed
 	$(VPY) docs/gen_env_docs.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) .venvs build dist *.egg-info .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
