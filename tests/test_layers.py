@@ -71,6 +71,20 @@ def test_evaluation_imports_nothing_from_training_nor_torch() -> None:
     assert not _offending(_files("evaluation"), ("mythzoo.training", "mythzoo.cli", *TRAINING_ONLY))
 
 
+STACK_LIBRARIES = ("ray", "pyspiel", "open_spiel", "torchrl", "tensordict", "tianshou", "supersuit")
+
+
+def test_adapters_import_nothing_from_training() -> None:
+    assert not _offending(_files("adapters"), ("mythzoo.training", "mythzoo.cli"))
+
+
+def test_importing_the_adapters_package_loads_no_stack_library() -> None:
+    code = f"import sys, mythzoo.adapters\nprint(sorted(m for m in sys.modules if m.split('.')[0] in {STACK_LIBRARIES + TRAINING_ONLY!r}))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout
+
+
 def test_torch_free_commands_do_not_import_torch_in_their_source() -> None:
     paths = [ROOT / "training" / f"{m}.py" for m in TORCH_FREE_TRAINING]
     training = tuple(f"mythzoo.training.{m.stem}" for m in _files("training") if m.stem not in (*TORCH_FREE_TRAINING, "__init__"))

@@ -19,7 +19,7 @@ from mythzoo.envs import GAMES  # the shipped games (the tests' toy games are re
 ROOT = Path(__file__).resolve().parents[1]
 # What a source checkout holds besides the library (environments, outputs, caches, history).
 _ANYWHERE = shutil.ignore_patterns("__pycache__", "*.egg-info", ".pytest_cache")
-_AT_ROOT = {".git", ".venv", "build", "dist", "runs", "registry", "checkpoints"}  # policies/registry is source
+_AT_ROOT = {".git", ".venv", ".venvs", "build", "dist", "runs", "registry", "checkpoints"}  # policies/registry is source
 
 
 def NOT_SOURCE(folder: str, names: list[str]) -> set[str]:
