@@ -98,8 +98,6 @@ class PaddedRolesEnv(BaseWrapper):
         self.action_spaces = {a: act_space for a in agents}
         self._pad_obs = {a: self._obs_len[a] < self.observation_size for a in agents}
         self._pad_mask = {a: self._n_own[a] < self.num_actions for a in agents}
-        self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
-        self._zero_mask.flags.writeable = False
         self._infos: dict[str, dict[str, Any]] | None = None  # flat form: built once per env change
         self.metadata = dict(env.metadata)
 
@@ -158,7 +156,8 @@ class PaddedRolesEnv(BaseWrapper):
         if self._infos is None:
             env = self.env
             sel = env.agent_selection
-            self._infos = {a: {**info, "action_mask": self._live_mask(sel) if a == sel else self._zero_mask} for a, info in env.infos.items()}
+            n = self.num_actions
+            self._infos = {a: {**info, "action_mask": self._live_mask(sel) if a == sel else np.zeros(n, dtype=np.int8)} for a, info in env.infos.items()}
         return self._infos
 
     # ------------------------------------------------------------ observe
