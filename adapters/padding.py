@@ -99,7 +99,16 @@ class PaddedRolesEnv(BaseWrapper):
         self._pad_obs = {a: self._obs_len[a] < self.observation_size for a in agents}
         self._pad_mask = {a: self._n_own[a] < self.num_actions for a in agents}
         self._infos: dict[str, dict[str, Any]] | None = None  # flat form: built once per env change
+        self._idle_infos: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}  # flat form: agent -> (env's info, padded info)
+        self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._zero_mask.flags.writeable = False
+        # Zero templates copied for a padded observation or mask (faster than np.zeros and a fill).
+        self._obs_zeros = np.zeros(self.observation_size, dtype=np.float32)
+        self._mask_zeros = np.zeros(self.num_actions, dtype=np.int8)
         self.metadata = dict(env.metadata)
+        if not self._flat and not any(self._pad_obs.values()) and not any(self._pad_mask.values()):
+            # Every agent already has the common sizes: the dict form is the env itself, call for call.
+            self.observe, self.last, self.step = env.observe, env.last, env.step  # type: ignore[method-assign]
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -154,56 +163,110 @@ class PaddedRolesEnv(BaseWrapper):
         if not self._flat:
             return self.env.infos
         if self._infos is None:
-            env = self.env
-            sel = env.agent_selection
-            n = self.num_actions
-            self._infos = {a: {**info, "action_mask": self._live_mask(sel) if a == sel else np.zeros(n, dtype=np.int8)} for a, info in env.infos.items()}
-        return self._infos
-
-    # ------------------------------------------------------------ observe
-    def _pad_observation(self, agent: str, obs: np.ndarray) -> np.ndarray:
-        if not self._pad_obs[agent]:
-            return obs
-        out = np.zeros(self.observation_size, dtype=np.float32)
-        out[: obs.shape[0]] = obs
-        return out
-
-    def _pad_action_mask(self, agent: str, mask: np.ndarray) -> np.ndarray:
-        if not self._pad_mask[agent]:
-            return mask
-        out = np.zeros(self.num_actions, dtype=np.int8)
-        out[: mask.shape[0]] = mask
-        return out
+            self._build_infos(self._live_mask(self.env.agent_selection))
+        return self._infos  # type: ignore[return-value]
 
     def _live_mask(self, agent: str) -> np.ndarray:
         """``agent``'s padded mask from its legal actions (all zero unless it is to move)."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        legal = self.env.legal_actions(agent)
-        if legal:
-            mask[legal] = 1
-        return mask
+        mask = bytearray(self.num_actions)  # bytes set in Python, then viewed as int8: no numpy per-element calls
+        for a in self.env.legal_actions(agent):
+            mask[a] = 1
+        return np.frombuffer(mask, dtype=np.int8)
+
+    def _build_infos(self, selected_mask: np.ndarray) -> None:
+        """The flat form's infos: the agent to move gets ``selected_mask``, every other agent zeros.
+
+        An agent not to move keeps its padded info from step to step while the env's info for it
+        is the same object (the env replaces an info to change it); its zero mask is one read-only
+        array, so nothing a consumer does can make a padded or illegal id look legal."""
+        env = self.env
+        sel = env.agent_selection
+        idle = self._idle_infos
+        infos = {}
+        for a, info in env.infos.items():
+            if a == sel:
+                infos[a] = {**info, "action_mask": selected_mask}
+                idle.pop(a, None)
+                continue
+            kept = idle.get(a)
+            if kept is None or kept[0] is not info:
+                kept = idle[a] = (info, {**info, "action_mask": self._zero_mask})
+            infos[a] = kept[1]
+        self._infos = infos
+
+    # ------------------------------------------------------------ observe
+    # Padding is inlined (no helper calls): these run once or more per step.
+    def _padded_mask(self, agent: str, mask: np.ndarray) -> np.ndarray:
+        if not self._pad_mask[agent]:
+            return mask
+        out = self._mask_zeros.copy()
+        out[: mask.shape[0]] = mask
+        return out
 
     def observe(self, agent: str) -> Any:
         """``agent``'s padded observation (dict form: with its padded mask)."""
-        o = self.env.observe(agent)
-        obs = self._pad_observation(agent, o["observation"])
+        env = self.env
+        o = env.observe(agent)
+        obs = o["observation"]
+        if self._pad_obs[agent]:
+            padded = self._obs_zeros.copy()
+            padded[: obs.shape[0]] = obs
+            obs = padded
         if self._flat:
+            if self._infos is None and agent == env.agent_selection:
+                # The mask just computed is the one the infos need: no second pass over the legal actions.
+                self._build_infos(self._padded_mask(agent, o["action_mask"]))
             return obs
-        if not (self._pad_obs[agent] or self._pad_mask[agent]):
-            return o
-        return {"observation": obs, "action_mask": self._pad_action_mask(agent, o["action_mask"])}
+        if self._pad_mask[agent]:
+            mask = o["action_mask"]
+            padded_mask = self._mask_zeros.copy()
+            padded_mask[: mask.shape[0]] = mask
+            return {"observation": obs, "action_mask": padded_mask}
+        return {"observation": obs, "action_mask": o["action_mask"]} if self._pad_obs[agent] else o
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, termination, truncation and info of ``agent_selection``."""
         env = self.env
         agent = env.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            env._cumulative_rewards[agent],
-            env.terminations[agent],
-            env.truncations[agent],
-            self.infos[agent],
-        )
+        if self._flat:
+            if not observe:
+                return None, env._cumulative_rewards[agent], env.terminations[agent], env.truncations[agent], self.infos[agent]
+            o = env.observe(agent)  # the flat form's observe, inlined
+            obs = o["observation"]
+            if self._pad_obs[agent]:
+                padded = self._obs_zeros.copy()
+                padded[: obs.shape[0]] = obs
+                obs = padded
+            infos = self._infos
+            if infos is None:
+                mask = o["action_mask"]
+                if self._pad_mask[agent]:
+                    padded_mask = self._mask_zeros.copy()
+                    padded_mask[: mask.shape[0]] = mask
+                    mask = padded_mask
+                self._build_infos(mask)
+                infos = self._infos
+            return obs, env._cumulative_rewards[agent], env.terminations[agent], env.truncations[agent], infos[agent]  # type: ignore[index]
+        obs = None
+        if observe:  # the dict form's observe, inlined: last() runs every step
+            o = env.observe(agent)
+            obs = o["observation"]
+            if self._pad_obs[agent]:
+                padded = self._obs_zeros.copy()
+                padded[: obs.shape[0]] = obs
+                obs = padded
+            if self._pad_mask[agent]:
+                mask = o["action_mask"]
+                padded_mask = self._mask_zeros.copy()
+                padded_mask[: mask.shape[0]] = mask
+                obs = {"observation": obs, "action_mask": padded_mask}
+            else:
+                obs = {"observation": obs, "action_mask": o["action_mask"]} if self._pad_obs[agent] else o
+        return obs, env._cumulative_rewards[agent], env.terminations[agent], env.truncations[agent], env.infos[agent]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """The wrapped env's agent iterator (the same agents, read without a wrapper in between)."""
+        return self.env.agent_iter(max_iter)
 
     # --------------------------------------------------------- lifecycle
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -215,9 +278,12 @@ class PaddedRolesEnv(BaseWrapper):
         """Step the agent to move; a padded id is an illegal action, as the env treats any."""
         self._infos = None
         env = self.env
+        if type(action) is int and 0 <= action < self._n_own[env.agent_selection]:
+            env.step(action)  # the common case: one of the agent's own ids, checked by the env
+            return
         agent = env.agent_selection
         if action is not None and not (env.terminations.get(agent, True) or env.truncations.get(agent, True)):
-            a = action if type(action) is int else _as_int(action)
+            a = _as_int(action)
             if a is not None:
                 if not 0 <= a < self.num_actions:
                     raise ValueError(f"action {a} is outside the padded action space Discrete({self.num_actions})")
