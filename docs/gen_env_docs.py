@@ -272,6 +272,8 @@ def env_doc(spec: GameSpec) -> str:
         out.append(f"| `{k}` | {_json_type(v)} | `{_cell(annotation)}` | {_cell(meaning)} |")
     out += [""]
 
+    out += global_state_section(raw)
+
     env3 = spec.make(render_mode="ansi", **render_kw)
     env3.reset(seed=RENDER_SEED)
     _random_play(env3, RENDER_DECISIONS, RENDER_SEED)
@@ -291,6 +293,24 @@ def env_doc(spec: GameSpec) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def global_state_section(raw: Any) -> list[str]:
+    """The PRIVILEGED global state: ``state()``, ``state_space`` and the table of its pieces."""
+    layout = raw.state_layout()
+    return [
+        "## Global state: `state()`, `state_space` (PRIVILEGED)",
+        "",
+        f"`env.state()` returns `float32[{layout.size}]` (`env.state_space`), the same size for every table size. "
+        "**It is privileged: it holds hidden information** (every agent's own observation, so every hand; the hidden order "
+        "of the decks; the game's next random draws). It is meant for centralised critics at training time "
+        "(e.g. TorchRL's `return_state=True`, MAPPO-style value functions); a policy that plays must not read it. "
+        "`env.unwrapped.state_layout()` gives the pieces below, `env.unwrapped.state_features()` a name per entry; "
+        "an agent absent from a smaller table has an all-zero slot.",
+        "",
+        layout.markdown(),
+        "",
+    ]
 
 
 def readme_table() -> str:

@@ -4,7 +4,8 @@ A game supplies a rules object (plain-data state, legal actions, step function) 
 observer (named pieces in one float32 vector). This base turns them into a PettingZoo
 ``AECEnv`` and owns, once for all games: agent bookkeeping, reward accumulation, the turn cap,
 illegal-action handling, observation dicts with int8 masks, deepcopy, ``get_state``/``set_state``
-with validation, ``resample_hidden``, and rendering.
+with validation, ``resample_hidden``, the PRIVILEGED global ``state()`` (``envs/core/state.py``),
+and rendering.
 
 Two faces, as PettingZoo classic has:
 - ``raw_env``: an illegal action raises :class:`IllegalActionError` and changes nothing.
@@ -27,6 +28,7 @@ from pettingzoo import AECEnv
 
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.observer import ObservationLayout
+from mythzoo.envs.core.state import HiddenEncoder, NoHidden, StateEncoder
 
 STATE_SCHEMA_VERSION = 1
 _INT8 = np.dtype(np.int8)  # a dtype instance: np.frombuffer converts a type object on every call
@@ -115,6 +117,7 @@ class MythzooAECEnv(AECEnv):
         render_mode: str | None = None,
         strict: bool = True,
         max_turns: int | None = None,
+        hidden: HiddenEncoder | None = None,
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -142,6 +145,10 @@ class MythzooAECEnv(AECEnv):
             for i, a in enumerate(self.possible_agents)
         }
         self.action_spaces = {a: spaces.Discrete(self._action_sizes[i]) for i, a in enumerate(self.possible_agents)}
+        role_sizes = {role_of(a): self._layouts[i].size for i, a in enumerate(self.possible_agents)}
+        self._state_encoder = StateEncoder(hidden or NoHidden(self.possible_agents), observer, self._seat, role_sizes, role_of)
+        # PRIVILEGED global state (see state()): the same shape for every table size of a game.
+        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._state_encoder.size,), dtype=np.float32)
         self.state_: Any = None
         self._pot: list[float] = []
 
@@ -188,6 +195,31 @@ class MythzooAECEnv(AECEnv):
         """A name for every entry of ``agent``'s observation vector (the first agent's by default)."""
         seat = 0 if agent is None else self._seat[agent]
         return self._layouts[seat].features()
+
+    # ------------------------------------------------------------ global state
+    def state(self) -> np.ndarray:
+        """PRIVILEGED global state for centralised critics: a flat float32 vector (``state_space``).
+
+        It holds hidden information (every agent's own observation, hands included, the next cards
+        of every shuffled deck, the game's next random draws): train critics on it, never feed it to
+        a policy that plays. Its size is the same for every table size of the game; absent agents'
+        slots are zero. ``state_layout()`` and ``state_features()`` describe every entry.
+        """
+        s = self.state_
+        if s is None:
+            self._check_reset()
+        return self._state_encoder.encode(s)
+
+    def state_layout(self) -> ObservationLayout:
+        """The named pieces of :meth:`state` (agents' observation slots, hidden pieces, ``rng_next``)."""
+        return self._state_encoder.layout
+
+    def state_features(self) -> list[str]:
+        """A name for every entry of :meth:`state`, e.g. ``player_1/hand[salts]``, ``deck_top[0,salts]``."""
+        role_features: dict[str, list[str]] = {}
+        for i, a in enumerate(self.possible_agents):
+            role_features.setdefault(role_of(a), self._layouts[i].features())
+        return self._state_encoder.features(role_features)
 
     # ------------------------------------------------------------ game hooks
     def _final_rewards(self, s: Any) -> list[float]:

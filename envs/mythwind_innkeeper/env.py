@@ -13,6 +13,8 @@ Infos              ``coins``, ``earned``, ``renown`` (track slot), ``renown_leve
                    ``seated`` / ``unseated`` (last night's satisfaction count), ``day``, ``season``
 Length             ``days_per_season`` (default 6) x ``seasons`` (default 4) days; the game
                    terminates after the last day; ``max_turns`` (days) truncates earlier
+Global state       ``state()``: PRIVILEGED (the observation and the next random draws),
+                   ``float32`` (``state_space``)
 =================  =====================================================================
 """
 

@@ -1,0 +1,128 @@
+"""The conventions other RL libraries rely on, for every registered game.
+
+- ``state()`` / ``state_space``: the PRIVILEGED global state is one float32 shape for every table
+  size, lies in ``state_space``, holds each agent's observation, changes when only hidden
+  information changes (every observation staying the same), is a function of the game state
+  (deterministic, the same after ``set_state``).
+- Info keys: every agent's info keys are the same at every step from ``reset`` on (TorchRL and
+  others allocate one slot per key at reset).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from mythzoo.envs.core.rng import make_rng, rng_to_json
+
+from conformance import games
+
+
+def _observations(env) -> dict[str, tuple[bytes, bytes]]:
+    out = {}
+    for a in env.agents:
+        o = env.observe(a)
+        out[a] = (o["observation"].tobytes(), o["action_mask"].tobytes())
+    return out
+
+
+# ------------------------------------------------------------------ state()
+@pytest.mark.parametrize("spec", games.spec_params())
+def test_state_space_is_one_float32_shape_for_every_table_size(spec):
+    shapes = set()
+    for n in spec.seat_counts():
+        env = games.make(spec, n)
+        space = env.state_space
+        assert space.dtype == np.float32 and len(space.shape) == 1, space
+        shapes.add(space.shape)
+        for seed in (0, 1):
+            env.reset(seed=seed)
+            st = env.state()
+            assert st.dtype == np.float32 and st.shape == space.shape and space.contains(st)
+            assert len(env.unwrapped.state_features()) == st.size == env.unwrapped.state_layout().size
+    assert len(shapes) == 1, f"{spec.env_name}: state shapes differ by table size: {shapes}"
+
+
+@pytest.mark.parametrize("spec, seats", games.edge_seat_params())
+def test_state_holds_every_agents_observation(spec, seats):
+    env = games.started(spec, seats)
+    views = env.state_layout().views(env.state())
+    for a in env.possible_agents:
+        assert np.array_equal(views[f"obs.{a}"], env.observe(a)["observation"]), a
+    absent = [p.name for p in env.state_layout().pieces if p.name.startswith("obs.") and p.name[4:] not in env.possible_agents]
+    for name in absent:
+        assert not views[name].any(), f"{name}: an absent agent's slot must be zero"
+
+
+@pytest.mark.parametrize("spec, seats", games.edge_seat_params())
+def test_state_changes_with_the_generator_alone(spec, seats):
+    """Only the future draws change: every observation and mask stays, the state does not."""
+    env = games.started(spec, seats)
+    before_obs, before = _observations(env), env.state()
+    d = env.get_state()
+    d["game"]["rng"] = rng_to_json(make_rng(987654321))
+    env.set_state(d)
+    assert _observations(env) == before_obs
+    assert not np.array_equal(env.state(), before), f"{spec.env_name}: state() ignores the game's future draws"
+
+
+@pytest.mark.parametrize("spec, seats", games.edge_seat_params())
+def test_state_is_deterministic_and_survives_set_state(spec, seats):
+    a, b = games.make(spec, seats, "raw_env"), games.make(spec, seats, "raw_env")
+    a.reset(seed=5)
+    b.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        sa = a.state()
+        assert np.array_equal(sa, b.state()) and np.array_equal(sa, a.state())
+        sa[:] = -7.0  # a new array each call: the caller may write into it
+        assert not np.array_equal(a.state(), sa)
+        fresh = games.make(spec, seats, "raw_env")
+        fresh.set_state(copy.deepcopy(a.get_state()))
+        assert np.array_equal(fresh.state(), a.state())
+        if not a.agents or a.terminations[a.agent_selection] or a.truncations[a.agent_selection]:
+            break
+        act = int(rng.choice(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])))
+        a.step(act)
+        b.step(act)
+    assert a.state_space.contains(a.state())
+
+
+def test_state_before_reset_raises():
+    env = games.make(games.specs()[0])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.state()
+
+
+def _reverse_piles(game: dict, piles: list[str]) -> dict:
+    for key in piles:
+        v = game[key]
+        if v and isinstance(v[0], list):
+            game[key] = [list(reversed(x)) for x in v]
+        else:
+            game[key] = list(reversed(v))
+    return game
+
+
+# Piles whose order no agent sees (contents may be known): reversing them changes what is drawn next.
+SECRET_ORDER = {
+    "mythic_baths": ["deck", "guest_deck", "manager_deck"],
+    "mythsgate": ["inv_deck", "loc_deck"],
+}
+
+
+@pytest.mark.parametrize("spec, seats", games.edge_seat_params(lambda s: s.name in SECRET_ORDER))
+def test_state_shows_the_secret_order_of_the_decks(spec, seats):
+    env = games.started(spec, seats)
+    before_obs, before = _observations(env), env.state()
+    d = env.get_state()
+    d["game"]["rng"] = rng_to_json(env.state_.rng)  # the same generator: only the piles' order differs
+    _reverse_piles(d["game"], SECRET_ORDER[spec.name])
+    env.set_state(d)
+    assert _observations(env) == before_obs, "reordering a secret pile changed an observation"
+    after = env.state()
+    assert not np.array_equal(after, before)
+    rng_at = env.state_layout().offset("rng_next")
+    assert np.array_equal(after[rng_at:], before[rng_at:])
