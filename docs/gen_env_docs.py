@@ -273,6 +273,12 @@ def env_doc(spec: GameSpec) -> str:
     out += [""]
 
     out += global_state_section(raw)
+    out += ["## Infos", "",
+            "Every agent's info has these keys at every step from `reset` on (`env.unwrapped.info_keys()`), "
+            "so libraries that allocate one slot per key at reset (TorchRL) see them all:", "",
+            "| key | value |", "|---|---|"]
+    out += [f"| `{k}` | {v} |" for k, v in raw.info_docs.items()]
+    out += [""]
 
     env3 = spec.make(render_mode="ansi", **render_kw)
     env3.reset(seed=RENDER_SEED)

@@ -31,9 +31,10 @@ from mythzoo.envs.core.observer import ObservationLayout
 from mythzoo.envs.core.state import HiddenEncoder, NoHidden, StateEncoder
 
 STATE_SCHEMA_VERSION = 1
+NO_ILLEGAL_ACTION = -1  # infos["illegal_action"] until an illegal action ends the game
 _INT8 = np.dtype(np.int8)  # a dtype instance: np.frombuffer converts a type object on every call
 _INDEX_SUFFIX = re.compile(r"_\d+$")
-__all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of", "shared_win_rewards"]
+__all__ = ["IllegalActionError", "MythzooAECEnv", "NO_ILLEGAL_ACTION", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of", "shared_win_rewards"]
 
 
 def shared_win_rewards(num_players: int, winners: Sequence[int]) -> list[float]:
@@ -103,6 +104,12 @@ class MythzooAECEnv(AECEnv):
             base = MythzooAECEnv.metadata
             cls.metadata = {"render_modes": list(base["render_modes"]), "name": cls.env_name,
                             "is_parallelizable": base["is_parallelizable"], "render_fps": base["render_fps"]}
+    # Every agent's info keys, the same at every step from reset on (TorchRL and other libraries
+    # allocate one slot per key when they first see them), with what each holds. A game that adds
+    # keys lists them here too and fills them in _initial_info.
+    info_docs: dict[str, str] = {
+        "illegal_action": "`-1`; on the offender's info, the action id once an illegal action has ended the game (`env()` face; `raw_env` raises instead)",
+    }
     shaped: bool = False  # True: per-step rewards from _potential (a game's shaped reward mode)
     team_roles: tuple[str, ...] = ()  # roles whose agents play as one team with a shared reward
 
@@ -246,6 +253,15 @@ class MythzooAECEnv(AECEnv):
         sc = self.rules.scores(self.state_)
         return {a: sc[i] for i, a in enumerate(self.possible_agents)}
 
+    # -------------------------------------------------------------- infos
+    def info_keys(self) -> tuple[str, ...]:
+        """The keys of every agent's info at every step from ``reset`` on (declared in ``info_docs``)."""
+        return tuple(self.info_docs)
+
+    def _initial_info(self, agent: str) -> dict[str, Any]:
+        """``agent``'s info at reset: every declared key with its default. Games with keys of their own extend it."""
+        return {"illegal_action": NO_ILLEGAL_ACTION}
+
     # -------------------------------------------------------------- lifecycle
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` determines every random draw of it."""
@@ -262,7 +278,7 @@ class MythzooAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: self._initial_info(a) for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.rules.current_player(self.state_)]
 
@@ -487,6 +503,9 @@ class MythzooAECEnv(AECEnv):
         self.terminations = dicts["terminations"]
         self.truncations = dicts["truncations"]
         self.infos = copy.deepcopy(dicts["infos"])
+        for a, info in self.infos.items():  # a state saved before a key was declared gets its default
+            for key, value in self._initial_info(a).items():
+                info.setdefault(key, value)
         if self.shaped:
             self._pot = self._potential(game)
         self._skip_agent_selection = None

@@ -50,8 +50,9 @@ class SoloGymEnv(gymnasium.Env):
         return self.aec.state_
 
     def info(self) -> dict[str, Any]:
-        """What ``reset`` and ``step`` return as info; games override (empty by default)."""
-        return {}
+        """What ``reset`` and ``step`` return as info: the AEC env's info of the agent (a new dict;
+        the same keys at every step, ``illegal_action`` -1 unless an illegal action ended the episode)."""
+        return dict(self.aec.infos[self.agent])
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """A new game, its seed drawn from the env's seeded generator."""

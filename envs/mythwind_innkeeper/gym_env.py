@@ -23,7 +23,7 @@ class MythwindInnkeeperGymEnv(SoloGymEnv):
     """One campaign per episode; reward = change of coins per step (or the total at the end).
 
     ``info`` carries ``coins``, ``earned``, ``renown``, ``renown_level``, ``seated``, ``unseated``,
-    ``day`` and ``season``, as the AEC env's ``infos["innkeeper"]`` does.
+    ``day``, ``season`` and ``illegal_action``, as the AEC env's ``infos["innkeeper"]`` does.
     """
 
     raw_env_class = raw_env
@@ -42,7 +42,3 @@ class MythwindInnkeeperGymEnv(SoloGymEnv):
             render_mode=render_mode, illegal_action=illegal_action, days_per_season=days_per_season, seasons=seasons,
             reward_mode=reward_mode, max_turns=max_turns, data=data,
         )
-
-    def info(self) -> dict[str, Any]:
-        """The campaign's coins, renown and last night's satisfaction (a new dict each call)."""
-        return self.aec._info()

@@ -211,7 +211,7 @@ def test_illegal_action_env_ends_the_game_with_minus_one_for_the_offender(spec, 
         assert term and not trunc and not obs["action_mask"].any()
         seen[agent] = (reward, info.get("illegal_action"))
         e.step(None)
-    assert seen == {a: ((-1.0, bad) if a == offender else (0.0, None)) for a in e.possible_agents}
+    assert seen == {a: ((-1.0, bad) if a == offender else (0.0, -1)) for a in e.possible_agents}
 
 
 @pytest.mark.parametrize("spec", games.spec_params(lambda s: s.kind == "roles"))

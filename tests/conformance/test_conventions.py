@@ -126,3 +126,46 @@ def test_state_shows_the_secret_order_of_the_decks(spec, seats):
     assert not np.array_equal(after, before)
     rng_at = env.state_layout().offset("rng_next")
     assert np.array_equal(after[rng_at:], before[rng_at:])
+
+
+# ------------------------------------------------------------------ info keys
+def _check_info_keys(env, keys: set[str], where: str) -> None:
+    for a in env.agents:
+        assert set(env.infos[a]) == keys, f"{where}: {a}'s info keys {sorted(env.infos[a])} != declared {sorted(keys)}"
+
+
+@pytest.mark.parametrize("face", ["env", "raw_env"])
+@pytest.mark.parametrize("spec, seats", games.edge_seat_params())
+def test_info_keys_are_the_same_at_every_step(spec, seats, face):
+    """Whole random games (some ended by an illegal action on the ``env`` face): the declared keys, always."""
+    env = games.make(spec, seats, face, **games.adapter(spec).short)
+    keys = set(env.unwrapped.info_keys())
+    assert "illegal_action" in keys
+    for game in range(3):
+        env.reset(seed=game)
+        rng = np.random.default_rng(game)
+        illegal_at = int(rng.integers(1, 40)) if face == "env" and game == 2 else -1
+        _check_info_keys(env, keys, f"{spec.env_name} game {game} after reset")
+        for step, agent in enumerate(env.agent_iter(20_000)):
+            obs, _, term, trunc, info = env.last()
+            assert set(info) == keys, f"{spec.env_name} game {game} step {step}: last() info keys {sorted(info)}"
+            if term or trunc:
+                env.step(None)
+            else:
+                mask = obs["action_mask"]
+                if step == illegal_at and not mask.all():
+                    env.step(int(np.flatnonzero(mask == 0)[0]))
+                else:
+                    env.step(int(rng.choice(np.flatnonzero(mask))))
+            _check_info_keys(env, keys, f"{spec.env_name} game {game} step {step}")
+
+
+@pytest.mark.parametrize("spec", games.spec_params())
+def test_set_state_fills_info_keys_missing_from_an_older_state(spec):
+    env = games.started(spec)
+    d = env.get_state()
+    for info in d["aec"]["infos"].values():
+        info.pop("illegal_action")
+    fresh = games.make(spec, None, "raw_env")
+    fresh.set_state(d)
+    _check_info_keys(fresh, set(fresh.info_keys()), spec.env_name)
