@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -92,10 +93,13 @@ class Observer(Protocol):
 class MythzooAECEnv(AECEnv):
     """A PettingZoo AEC environment around a mythzoo game's rules and observer."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False, "render_fps": 4}
     env_name: str = "mythzoo_game_v0"
     # The game's text rendering, ``render(rules, state, seat) -> str`` (see :meth:`render_text`).
     renderer: Any = None
+    # The game's board image, ``image_renderer(rules, state, seat) -> uint8[H, W, 3]``, one size per
+    # env (see :meth:`render_image`); ``None``: the text on coloured panels.
+    image_renderer: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A game class that names its ``env_name`` gets PettingZoo's ``metadata`` with that name."""
@@ -128,7 +132,9 @@ class MythzooAECEnv(AECEnv):
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+            # As Gymnasium does for an env made with a mode it lacks: warn, and render nothing.
+            warnings.warn(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}; rendering is off (render() returns None)", stacklevel=2)
+            render_mode = None
         if max_turns is not None and (type(max_turns) is not int or max_turns < 1):  # a bool is no turn cap
             raise ValueError(f"max_turns must be a positive int or None, got {max_turns!r}")
         self.rules = rules
@@ -407,19 +413,35 @@ class MythzooAECEnv(AECEnv):
         return list(self.rules.legal_actions(self.state_))
 
     # ---------------------------------------------------------------- render
-    def render(self) -> str | None:
-        """``ansi`` returns the text; ``human`` prints it. Nothing without a render mode."""
+    def render(self) -> str | np.ndarray | None:
+        """``ansi`` returns the text; ``human`` prints it; ``rgb_array`` returns the board as an
+        image (:meth:`render_image`). Nothing without a render mode."""
         self._check_reset()
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'")
             return None
+        if self.render_mode == "rgb_array":
+            return self.render_image()
         text = self.render_text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def render_image(self, seat: int | None = None) -> np.ndarray:
+        """The board as a ``uint8`` RGB image ``(H, W, 3)`` from ``seat``'s view (``None``: the player
+        to move, seat 0 once over); every frame of an env has the same shape."""
+        self._check_reset()
+        s = self.state_
+        if seat is None:
+            seat = max(self.rules.current_player(s), 0)
+        if self.image_renderer is None:
+            from mythzoo.envs.core.raster import text_image
+
+            return text_image(self.render_text(seat))
+        return type(self).image_renderer(self.rules, s, seat)
 
     def close(self) -> None:
         """Nothing to release (no windows, no files)."""

@@ -25,7 +25,7 @@ from mythzoo.envs.core.aec import MythzooAECEnv, shared_win_rewards
 from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythic_baths.cards import load_card_set
 from mythzoo.envs.mythic_baths.observation import MythicBathsObserver
-from mythzoo.envs.mythic_baths.render import render_text
+from mythzoo.envs.mythic_baths.render import render_image, render_text
 from mythzoo.envs.mythic_baths.rules import MythicBathsRules
 from mythzoo.envs.mythic_baths.state import MythicBathsHidden
 
@@ -38,6 +38,7 @@ class raw_env(MythzooAECEnv):
     """Mythic Baths, 2-5 players. An illegal action raises ``IllegalActionError``."""
 
     renderer = staticmethod(render_text)  # render_text(rules, state, seat)
+    image_renderer = staticmethod(render_image)  # render_image(rules, state, seat)
     env_name = "mythic_baths_v0"
 
     def __init__(

@@ -26,7 +26,7 @@ from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.core.validate import check_arg
 from mythzoo.envs.mythsgate.gamedata import load_data
 from mythzoo.envs.mythsgate.observation import MythsgateObserver
-from mythzoo.envs.mythsgate.render import render_text
+from mythzoo.envs.mythsgate.render import render_image, render_text
 from mythzoo.envs.mythsgate.rules import MythsgateRules
 from mythzoo.envs.mythsgate.state import MythsgateHidden
 
@@ -37,6 +37,7 @@ class raw_env(MythzooAECEnv):
     """Mythsgate, one Invoker against 1-5 heroes. An illegal action raises ``IllegalActionError``."""
 
     renderer = staticmethod(render_text)  # render_text(rules, state, seat)
+    image_renderer = staticmethod(render_image)  # render_image(rules, state, seat)
     env_name = "mythsgate_v0"
     team_roles = ("hero",)  # the heroes win or lose together: "every hero gets the League's reward"
 

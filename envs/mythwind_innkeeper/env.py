@@ -28,7 +28,7 @@ from mythzoo.envs.core.aec import MythzooAECEnv
 from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythwind_innkeeper.components import load_data
 from mythzoo.envs.mythwind_innkeeper.observation import MythwindInnkeeperObserver
-from mythzoo.envs.mythwind_innkeeper.render import render_text
+from mythzoo.envs.mythwind_innkeeper.render import render_image, render_text
 from mythzoo.envs.mythwind_innkeeper.rules import MythwindInnkeeperRules
 
 REWARD_MODES = ("coins", "terminal")
@@ -122,6 +122,11 @@ class raw_env(MythzooAECEnv):
         """The campaign as text (see ``render.render_text``)."""
         self._check_reset()
         return render_text(self.rules, self.state_)
+
+    def render_image(self, seat: int | None = None) -> Any:
+        """The campaign as an image (see ``render.render_image``)."""
+        self._check_reset()
+        return render_image(self.rules, self.state_)
 
     def scores(self) -> dict[str, int]:
         """Coins held by the innkeeper."""

@@ -15,6 +15,7 @@ import copy
 import numpy as np
 import pytest
 
+import mythzoo.envs
 from mythzoo.envs.core.rng import make_rng, rng_to_json
 
 from conformance import games
@@ -169,3 +170,41 @@ def test_set_state_fills_info_keys_missing_from_an_older_state(spec):
     fresh = games.make(spec, None, "raw_env")
     fresh.set_state(d)
     _check_info_keys(fresh, set(fresh.info_keys()), spec.env_name)
+
+
+# ------------------------------------------------------------------ rendering
+def _draws_images(spec) -> bool:
+    """Every shipped game must; a test's toy game that declares its own render modes may not."""
+    return spec in mythzoo.envs.GAMES or "rgb_array" in spec.make_raw().metadata["render_modes"]
+
+
+@pytest.mark.parametrize("spec, seats", games.edge_seat_params(_draws_images))
+def test_rgb_array_render_is_an_image_of_one_shape_that_follows_the_game(spec, seats):
+    env = games.make(spec, seats, render_mode="rgb_array", **games.adapter(spec).short)
+    assert "rgb_array" in env.metadata["render_modes"] and env.metadata["render_fps"] > 0
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    frames = [env.render()]
+    for _ in range(400):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+        frames.append(env.render())
+    first = frames[0]
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8 and first.ndim == 3 and first.shape[2] == 3
+    assert first.shape[0] >= 100 and first.shape[1] >= 100
+    assert {f.shape for f in frames} == {first.shape}, "every frame of an env has the same shape"
+    assert len({f.tobytes() for f in frames}) > len(frames) // 4, "the image follows the game"
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 4, "more than a blank panel"
+    env.reset(seed=1)
+    assert env.render().shape == first.shape
+
+
+@pytest.mark.parametrize("spec", games.spec_params())
+def test_an_unknown_render_mode_warns_and_renders_nothing(spec):
+    with pytest.warns(UserWarning, match="render_mode 'rgb'"):
+        env = games.make(spec, render_mode="rgb")
+    assert env.render_mode is None
+    env.reset(seed=0)
+    assert env.render() is None
