@@ -17,6 +17,7 @@ Two faces, as PettingZoo classic has:
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import re
 import warnings
@@ -117,6 +118,12 @@ class MythzooAECEnv(AECEnv):
     shaped: bool = False  # True: per-step rewards from _potential (a game's shaped reward mode)
     team_roles: tuple[str, ...] = ()  # roles whose agents play as one team with a shared reward
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> MythzooAECEnv:
+        """Keeps the constructor's arguments: :attr:`max_decisions` is the game spec's bound for them."""
+        self = super().__new__(cls)
+        self._ctor_args = (args, kwargs)
+        return self
+
     def __init__(
         self,
         rules: GameRules,
@@ -164,6 +171,10 @@ class MythzooAECEnv(AECEnv):
         self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._state_encoder.size,), dtype=np.float32)
         self.state_: Any = None
         self._pot: list[float] = []
+        # The most decisions one game of this env can take (OpenSpiel's max_game_length, buffer
+        # sizing): the game spec's max_decisions for this env's arguments; None if undeclared.
+        self.max_decisions: int | None = self._decision_bound()
+        self.metadata = {**type(self).metadata, "max_decisions": self.max_decisions}
 
     # ----------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -208,6 +219,20 @@ class MythzooAECEnv(AECEnv):
         """A name for every entry of ``agent``'s observation vector (the first agent's by default)."""
         seat = 0 if agent is None else self._seat[agent]
         return self._layouts[seat].features()
+
+    def _decision_bound(self) -> int | None:
+        from mythzoo.envs import SPECS  # the registry imports this module: look it up at run time
+
+        spec = SPECS.get(self.env_name)
+        if spec is None or spec.max_decisions is None:
+            return None
+        args, kwargs = getattr(self, "_ctor_args", ((), {}))
+        try:
+            given = inspect.signature(type(self).__init__).bind(self, *args, **kwargs).arguments
+        except TypeError:  # a subclass that calls this base with other arguments: no bound
+            return None
+        game_kwargs = {k: v for k, v in list(given.items())[1:] if not k.startswith("_") and k != "render_mode"}
+        return spec.decision_bound(game_kwargs)
 
     # ------------------------------------------------------------ global state
     def state(self) -> np.ndarray:

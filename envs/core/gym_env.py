@@ -55,6 +55,9 @@ class SoloGymEnv(gymnasium.Env):
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self.render_mode = self.aec.render_mode  # an unknown mode has warned there and is off
+        # The most decisions (steps) one episode can take, from the game's spec (as on the AEC env).
+        self.max_decisions: int | None = self.aec.max_decisions
+        self.metadata = {**type(self).metadata, "max_decisions": self.max_decisions}
         self.illegal_action = illegal_action
         self._n = int(self.action_space.n)
         self._done_mask = np.zeros(self._n, dtype=np.int8)

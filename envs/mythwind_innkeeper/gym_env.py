@@ -7,7 +7,9 @@ spaces as the AEC env, ``action_masks()`` as sb3-contrib's ``MaskablePPO`` expec
 env's rewards (the change of coins per step, or the net total at the end). An illegal action (one
 the mask rules out) ends the episode with reward -1 and ``info["illegal_action"]``
 (``illegal_action="raise"`` raises ``IllegalActionError`` instead). The episode seed drawn by
-``reset(seed=...)`` determines every random draw of the campaign.
+``reset(seed=...)`` determines every random draw of the campaign. Where the mask is (``obs``,
+``info``, ``action_masks()`` through ``gymnasium.make``), why it is never all zero and how
+``gymnasium.make_vec`` autoresets: ``envs/core/gym_env.py`` and ``docs/envs/mythwind_innkeeper.md``.
 """
 
 from __future__ import annotations

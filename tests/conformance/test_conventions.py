@@ -208,3 +208,34 @@ def test_an_unknown_render_mode_warns_and_renders_nothing(spec):
     assert env.render_mode is None
     env.reset(seed=0)
     assert env.render() is None
+
+
+# ------------------------------------------------------------------ the bound on decisions
+@pytest.mark.parametrize("spec, seats", games.seat_params())
+def test_the_bound_on_decisions_is_on_the_env_for_its_arguments(spec, seats):
+    for extra in ({}, games.adapter(spec).turn_cap):
+        kw = spec.size_kwargs(seats, extra)
+        for face in ("env", "raw_env"):
+            env = spec.make(**kw) if face == "env" else spec.make_raw(**kw)
+            bound = spec.decision_bound(kw)
+            assert env.max_decisions == env.metadata["max_decisions"] == bound
+            assert bound is None or (type(bound) is int and bound > 0)
+    capped = games.make(spec, seats, **games.adapter(spec).turn_cap)
+    assert capped.max_decisions <= games.make(spec, seats).max_decisions
+
+
+@pytest.mark.parametrize("spec", games.spec_params(lambda s: s.decision_bound() is not None))
+def test_no_random_game_takes_more_decisions_than_the_env_says(spec):
+    env = games.make(spec, None, **games.adapter(spec).turn_cap)
+    for seed in range(5):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        decisions = 0
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            decisions += 1
+        assert decisions <= env.max_decisions
