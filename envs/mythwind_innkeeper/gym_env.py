@@ -15,7 +15,6 @@ the mask rules out) ends the episode with reward -1 and ``info["illegal_action"]
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from mythzoo.envs.core.gym_env import SoloGymEnv
 from mythzoo.envs.mythwind_innkeeper.env import DEFAULT_DAYS_PER_SEASON, DEFAULT_SEASONS, raw_env
