@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 import pytest
@@ -239,3 +240,18 @@ def test_no_random_game_takes_more_decisions_than_the_env_says(spec):
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             decisions += 1
         assert decisions <= env.max_decisions
+
+
+# ------------------------------------------------------------------ PettingZoo's own checks
+@pytest.mark.parametrize("spec, seats", games.edge_seat_params(_draws_images))
+def test_pettingzoo_state_test_and_render_test_pass(spec, seats):
+    from pettingzoo.test import render_test
+    from pettingzoo.test.state_test import test_state, test_state_space  # state_test() also wants a ParallelEnv
+
+    kw = spec.size_kwargs(seats, games.adapter(spec).short)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its notes on unbounded Box spaces; the state is as unbounded as the observations
+        env = spec.make(**kw)
+        test_state_space(env)
+        test_state(env, num_cycles=200)
+    render_test(lambda render_mode=None: spec.make(render_mode=render_mode, **kw))
