@@ -18,6 +18,7 @@ Needs the ``torchrl`` extra: ``pip install mythzoo[torchrl]``.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 try:
@@ -36,6 +37,13 @@ class PettingZooWrapper(_TorchRLPettingZooWrapper):
     ...). The one difference: a terminated or truncated ``agent_selection`` gets an all-true action
     mask, as TorchRL gives every agent that is not to act, instead of its all-zero one.
     """
+
+    def _init_env(self) -> None:
+        # TorchRL sizes the info specs with torch.as_tensor, which warns on a read-only array; the
+        # role padder's idle masks are read-only on purpose (nothing may make a padded id legal).
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+            super()._init_env()
 
     def _update_action_mask(self, td: Any, observation_dict: dict, info_dict: dict) -> tuple[dict, dict]:
         observation_dict, info_dict = super()._update_action_mask(td, observation_dict, info_dict)

@@ -94,3 +94,39 @@ def test_one_group_for_all_agents_through_the_padder(name: str, form: str) -> No
         td = step_mdp(env.step(env.rand_action(td)))
         if bool(td["done"]):
             break
+
+
+@pytest.mark.parametrize(("name", "size"), TABLES, ids=[f"{n}-{s}" for n, s in TABLES])
+def test_return_state_is_the_envs_global_state(name: str, size: int | None) -> None:
+    inner = make(name, **_kwargs(name, size))
+    env = PettingZooWrapper(env=inner, use_mask=True, return_state=True)
+    assert env.observation_spec["state"].shape == inner.state_space.shape
+    for seed in SEEDS[:2]:
+        check_env_specs(env, seed=seed)
+    td = env.reset(seed=3)
+    assert torch.equal(td["state"], torch.as_tensor(inner.state()))
+    td = env.step(env.rand_action(td))
+    assert torch.equal(td["next", "state"], torch.as_tensor(inner.state()))
+
+
+def test_return_state_through_the_padder() -> None:
+    env = PettingZooWrapper(env=pad_roles(make("mythsgate", num_heroes=3), form="flat"), use_mask=True,
+                            group_map=MarlGroupMapType.ALL_IN_ONE_GROUP, return_state=True)
+    check_env_specs(env, seed=0)
+    td = env.reset(seed=1)
+    assert torch.equal(td["state"], torch.as_tensor(env._env.unwrapped.state()))
+
+
+@pytest.mark.parametrize("name", [s.name for s in GAMES])
+def test_an_illegal_action_has_its_info_slot(name: str) -> None:
+    """Every info key is there from reset, so an illegal action's info fits TorchRL's spec."""
+    inner = make(name)
+    env = PettingZooWrapper(env=inner, use_mask=True)
+    td = env.reset(seed=0)
+    agent = inner.agent_selection
+    illegal = next(a for a in range(inner.action_space(agent).n) if a not in inner.legal_actions(agent))
+    td = env.rand_action(td)
+    td[agent, "action"] = torch.tensor([illegal])
+    out = env.step(td)
+    assert int(out["next", agent, "info", "illegal_action"][0]) == illegal
+    assert bool(out["next", "done"]) and float(out["next", agent, "reward"][0]) == -1.0
