@@ -70,7 +70,9 @@ def _padded_bounds(boxes: list[spaces.Box], size: int) -> tuple[np.ndarray, np.n
 class PaddedRolesEnv(BaseWrapper):
     """A mythzoo AEC env whose agents all share one observation space and one action space.
 
-    Build it with :func:`pad_roles`. Everything else (``agents``, rewards, ``roles()``,
+    Build it with :func:`pad_roles`. ``observation_size`` and ``num_actions`` are the common sizes,
+    ``own_observation_size(agent)`` and ``own_action_count(agent)`` how much of each is the agent's
+    own; ``form`` is ``"dict"`` or ``"flat"``. Everything else (``agents``, rewards, ``roles()``,
     ``get_state``, ``state()``, ...) is the wrapped env's; ``unwrapped`` is the mythzoo env.
     """
 
@@ -99,7 +101,9 @@ class PaddedRolesEnv(BaseWrapper):
         self._pad_obs = {a: self._obs_len[a] < self.observation_size for a in agents}
         self._pad_mask = {a: self._n_own[a] < self.num_actions for a in agents}
         self._infos: dict[str, dict[str, Any]] | None = None  # flat form: built once per env change
-        self._idle_infos: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}  # flat form: agent -> (env's info, padded info)
+        # Flat form: per agent, the env's info its idle padded info (zero mask) was made from, and that info.
+        self._idle_source: dict[str, dict[str, Any]] = {}
+        self._idle_infos: dict[str, dict[str, Any]] = {}
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
         # Zero templates copied for a padded observation or mask (faster than np.zeros and a fill).
@@ -181,17 +185,16 @@ class PaddedRolesEnv(BaseWrapper):
         array, so nothing a consumer does can make a padded or illegal id look legal."""
         env = self.env
         sel = env.agent_selection
-        idle = self._idle_infos
+        source, idle, zero = self._idle_source, self._idle_infos, self._zero_mask
         infos = {}
         for a, info in env.infos.items():
             if a == sel:
                 infos[a] = {**info, "action_mask": selected_mask}
-                idle.pop(a, None)
-                continue
-            kept = idle.get(a)
-            if kept is None or kept[0] is not info:
-                kept = idle[a] = (info, {**info, "action_mask": self._zero_mask})
-            infos[a] = kept[1]
+            elif source.get(a) is info:
+                infos[a] = idle[a]
+            else:
+                source[a] = info
+                infos[a] = idle[a] = {**info, "action_mask": zero}
         self._infos = infos
 
     # ------------------------------------------------------------ observe

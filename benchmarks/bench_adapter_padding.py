@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import warnings
+
 import numpy as np
 
 from mythzoo.adapters.padding import pad_roles
@@ -185,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         if g not in known:
             p.error(f"--only {g!r}: not a game ({', '.join(sorted(known))})")
 
+    warnings.filterwarnings("ignore", message="PettingZoo in TorchRL is tested")  # its version notice, once per wrapper
     runs, missing = benchmarks(not args.no_libraries)
     if args.only:
         runs = {n: r for n, r in runs.items() if n.split(":")[0] in args.only}
