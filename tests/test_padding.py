@@ -34,10 +34,11 @@ def _obs_vector(env: PaddedRolesEnv, agent: str) -> np.ndarray:
     return env.observe(agent)["observation"] if env.form == "dict" else env.observe(agent)
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["env", "raw_env"])
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("name", GAME_NAMES)
-def test_api_test(name: str, form: str) -> None:
-    env = _padded(name, form)
+def test_api_test(name: str, form: str, strict: bool) -> None:
+    env = _padded(name, form, strict=strict)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice (agent names, infinite bounds) is not a failure
         api_test(env, num_cycles=200)
