@@ -318,6 +318,14 @@ class MythzooState(pyspiel.State):
         """The seed of this game in the env: ``raw_env.reset(seed=state.env_seed())`` plays it."""
         return self._core().env_seed
 
+    def agent_to_move(self) -> str | None:
+        """The env agent whose decision this is (``hero_1`` while the League plays), ``None`` once over."""
+        c = self._core()
+        if c.terminal:
+            return None
+        g = self._g
+        return g.agents[g.rules.current_player(c.s)]
+
     def env_state(self) -> dict[str, Any]:
         """The env's game state as JSON data (``rules.to_json``: every field, the RNG included)."""
         return self._g.rules.to_json(self._core().s)
