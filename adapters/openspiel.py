@@ -278,17 +278,34 @@ class _Pending:
         return (_Pending, (self.seed,))
 
 
-class _Core:
-    """One started game: the env's game state and the OpenSpiel bookkeeping around it."""
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-    __slots__ = ("s", "env_seed", "returns", "terminal", "truncated")
 
-    def __init__(self, s: Any, env_seed: int, returns: list[float], terminal: bool, truncated: bool):
+class _Live:
+    """One started game: the env's game state and the OpenSpiel bookkeeping around it. Copied
+    with the env's cheap clone; pickled as the env's JSON state (validated when read back)."""
+
+    __slots__ = ("g", "s", "env_seed", "returns", "terminal", "truncated", "player")
+
+    def __init__(self, g: _Shared, s: Any, env_seed: int, returns: list[float], terminal: bool, truncated: bool):
+        self.g = g
         self.s = s
         self.env_seed = env_seed
         self.returns = returns
         self.terminal = terminal
         self.truncated = truncated
+        # the OpenSpiel player to move, kept up to date: OpenSpiel asks for it several times a step
+        self.player = _TERMINAL if terminal else g.player_of_seat[g.rules.current_player(s)]
+
+    def __deepcopy__(self, memo: dict) -> _Live:
+        return _Live(self.g, self.g.rules.clone(self.s), self.env_seed, list(self.returns), self.terminal, self.truncated)
+
+    def __reduce__(self) -> tuple:
+        return (_live_from_json, (self.g, self.g.rules.to_json(self.s), self.env_seed, list(self.returns), self.terminal, self.truncated))
+
+
+def _live_from_json(g: _Shared, game: Any, env_seed: int, returns: list[float], terminal: bool, truncated: bool) -> _Live:
+    return _Live(g, g.rules.from_json(game), int(env_seed), [float(r) for r in returns], bool(terminal), bool(truncated))
 
 
 # ---------------------------------------------------------------------------------- the state
@@ -301,66 +318,73 @@ class MythzooState(pyspiel.State):
         self._c: Any = _Pending()
 
     # -- starting --------------------------------------------------------------------------
-    def _core(self) -> _Core:
-        c = self._c
-        if type(c) is _CoreBox:
-            return c.core
+    def _start(self) -> _Live:
         g = self._g
-        seed = c.seed
+        pending = self._c
+        seed = pending.seed
         if seed is None:
-            seed = c.seed = g.next_seed
+            seed = pending.seed = g.next_seed
         g.next_seed = max(g.next_seed, seed + 1)
-        core = _Core(g.initial(seed), seed, [0.0] * g.num_players, False, False)
-        self._c = _CoreBox(g, core)
-        return core
+        live = self._c = _Live(g, g.initial(seed), seed, [0.0] * g.num_players, False, False)
+        return live
+
+    def _live(self) -> _Live:
+        c = self._c
+        return c if type(c) is _Live else self._start()
 
     def env_seed(self) -> int:
         """The seed of this game in the env: ``raw_env.reset(seed=state.env_seed())`` plays it."""
-        return self._core().env_seed
+        return self._live().env_seed
 
     def agent_to_move(self) -> str | None:
         """The env agent whose decision this is (``hero_1`` while the League plays), ``None`` once over."""
-        c = self._core()
+        c = self._live()
         if c.terminal:
             return None
-        g = self._g
-        return g.agents[g.rules.current_player(c.s)]
+        return self._g.agents[self._g.rules.current_player(c.s)]
 
     def env_state(self) -> dict[str, Any]:
         """The env's game state as JSON data (``rules.to_json``: every field, the RNG included)."""
-        return self._g.rules.to_json(self._core().s)
+        return self._g.rules.to_json(self._live().s)
 
     # -- the pyspiel API -------------------------------------------------------------------
     def current_player(self) -> int:
         """The OpenSpiel player to move (``TERMINAL`` once over)."""
-        c = self._core()
-        if c.terminal:
-            return pyspiel.PlayerId.TERMINAL
-        g = self._g
-        return g.player_of_seat[g.rules.current_player(c.s)]
+        c = self._c
+        return c.player if type(c) is _Live else self._start().player
 
     def _legal_actions(self, player: int) -> list[int]:
         """The env's legal action ids for the seat to move (ascending)."""
-        return self._g.rules.legal_actions(self._core().s)
+        c = self._c
+        if type(c) is not _Live:
+            c = self._start()
+        return c.g.rules.legal_actions(c.s)
 
     def _apply_action(self, action: int) -> None:
         """One env decision; the end (or the turn cap) fixes the returns."""
-        c = self._core()
-        g = self._g
+        c = self._c
+        if type(c) is not _Live:
+            c = self._start()
+        g = c.g
         rules = g.rules
         s = c.s
         rules.apply(s, int(action))  # IllegalActionError (state unchanged) unless legal
-        if rules.current_player(s) < 0:
+        mover = rules.current_player(s)
+        if mover < 0:
             final = g.env._final_rewards(s)
             c.returns = [float(final[seats[0]]) for seats in g.seats_of_player]
             c.terminal = True
+            c.player = _TERMINAL
         elif g.max_turns is not None and rules.turns_played(s) >= g.max_turns:
             c.terminal = c.truncated = True
+            c.player = _TERMINAL
+        else:
+            c.player = g.player_of_seat[mover]
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The env's action label; a team player's names the seat to move (``hero_1: end_turn``)."""
         g = self._g
-        s = self._core().s
+        s = self._live().s
         if player < 0:
             return f"chance {action}"
         seat = g.view_seat(s, player)
@@ -369,15 +393,16 @@ class MythzooState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game has ended (by its rules or at the env's turn cap)."""
-        return self._core().terminal
+        c = self._c
+        return c.terminal if type(c) is _Live else self._start().terminal
 
     def returns(self) -> list[float]:
         """Each player's return: 0 until the end, then the env's final reward of its seat (or team)."""
-        return list(self._core().returns)
+        return list(self._live().returns)
 
     def is_truncated(self) -> bool:
         """Whether the game ended at the env's turn cap (every return 0) rather than by its rules."""
-        return self._core().truncated
+        return self._live().truncated
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MythzooState:
         """A state ``player_id`` cannot tell from this one (its observation unchanged), every hidden
@@ -385,7 +410,7 @@ class MythzooState(pyspiel.State):
 
         The redraw is seeded by one draw of ``probability_sampler`` mixed with a per-game count of
         resamples (OpenSpiel's Python ISMCTS passes an identically seeded sampler on every call)."""
-        c = self._core()
+        c = self._live()
         g = self._g
         u = float(probability_sampler()) if probability_sampler is not None else 0.0
         g.resamples += 1
@@ -393,49 +418,25 @@ class MythzooState(pyspiel.State):
         seat = g.view_seat(c.s, int(player_id))
         s = g.rules.resample_hidden(c.s, seat, seed)
         out = g.game.new_initial_state()
-        out._c = _CoreBox(g, _Core(s, c.env_seed, list(c.returns), c.terminal, c.truncated))
+        out._c = _Live(g, s, c.env_seed, list(c.returns), c.terminal, c.truncated)
         return out
 
     def render(self, player: int | None = None) -> str:
         """The env's text rendering from ``player``'s view seat (the player to move by default)."""
         g = self._g
-        s = self._core().s
+        s = self._live().s
         if player is None:
-            mover = g.rules.current_player(s)
-            seat = max(mover, 0)
+            seat = max(g.rules.current_player(s), 0)
         else:
             seat = g.view_seat(s, int(player))
-        return type(g.env).renderer(g.rules, s, seat) if type(g.env).renderer is not None else g.env.render_text()
+        return type(g.env).renderer(g.rules, s, seat)
 
     def __str__(self) -> str:
         """The whole state as compact JSON (the env's game state, RNG included, and the returns):
         equal strings mean equal states."""
-        c = self._core()
+        c = self._live()
         return json.dumps({"game": self._g.rules.to_json(c.s), "returns": c.returns, "terminal": c.terminal,
                            "truncated": c.truncated, "env_seed": c.env_seed}, separators=(",", ":"))
-
-
-class _CoreBox:
-    """Holds a started game's :class:`_Core`; copied with the env's cheap clone, pickled as JSON."""
-
-    __slots__ = ("g", "core")
-
-    def __init__(self, g: _Shared, core: _Core):
-        self.g = g
-        self.core = core
-
-    def __deepcopy__(self, memo: dict) -> _CoreBox:
-        c = self.core
-        return _CoreBox(self.g, _Core(self.g.rules.clone(c.s), c.env_seed, list(c.returns), c.terminal, c.truncated))
-
-    def __reduce__(self) -> tuple:
-        c = self.core
-        return (_box_from_json, (self.g, self.g.rules.to_json(c.s), c.env_seed, list(c.returns), c.terminal, c.truncated))
-
-
-def _box_from_json(g: _Shared, game: Any, env_seed: int, returns: list[float], terminal: bool, truncated: bool) -> _CoreBox:
-    core = _Core(g.rules.from_json(game), int(env_seed), [float(r) for r in returns], bool(terminal), bool(truncated))
-    return _CoreBox(g, core)
 
 
 # ---------------------------------------------------------------------------------- observer
@@ -458,8 +459,8 @@ class _Observer:
 
     def _state_of(self, state: MythzooState) -> Any:
         c = state._c
-        if type(c) is _CoreBox:
-            return c.core.s
+        if type(c) is _Live:
+            return c.s
         # A fresh state (OpenSpiel sizes tensors on one): the game it will start, not started.
         g = self._g
         return g.initial(c.seed if c.seed is not None else g.next_seed)
@@ -467,8 +468,10 @@ class _Observer:
     def set_from(self, state: MythzooState, player: int) -> None:
         """Write ``player``'s observation of ``state`` into ``tensor``."""
         g = self._g
-        s = self._state_of(state)
-        seat = g.view_seat(s, player)
+        c = state._c
+        s = c.s if type(c) is _Live else self._state_of(state)
+        mover = g.rules.current_player(s)
+        seat = mover if mover >= 0 and g.player_of_seat[mover] == player else g.seats_of_player[player][0]
         obs = g.observer.observation(s, seat)
         t = self.tensor
         n = obs.shape[0]
