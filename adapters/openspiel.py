@@ -143,6 +143,12 @@ def _env_int_arguments(spec: GameSpec) -> dict[str, int]:
     return out
 
 
+def _none_defaults(spec: GameSpec) -> set[str]:
+    """The env's integer arguments whose default is ``None`` (given as 0 in OpenSpiel)."""
+    sig = inspect.signature(spec.env_module().raw_env.__init__)
+    return {name for name in _env_int_arguments(spec) if sig.parameters[name].default is None}
+
+
 def _parameter_specification(spec: GameSpec) -> dict[str, int]:
     params: dict[str, int] = {}
     size = _size_parameter(spec)
@@ -161,6 +167,7 @@ def _env_kwargs(spec: GameSpec, params: Mapping[str, Any]) -> tuple[dict[str, An
         raise ValueError(f"{game_name(spec)}: unknown parameter(s) {unknown}; known: {sorted(known)}")
     kw: dict[str, Any] = {}
     size = _size_parameter(spec)
+    none_defaults = _none_defaults(spec)
     for name, default in known.items():
         value = params.get(name, default)
         if type(value) is not int:
@@ -172,7 +179,7 @@ def _env_kwargs(spec: GameSpec, params: Mapping[str, Any]) -> tuple[dict[str, An
         if name == size:
             kw = {**spec.size_kwargs(value, None), **kw} if name == "players" else {**kw, name: value}
             continue
-        if value == 0 and default == 0 and _env_int_arguments(spec).get(name) == 0:
+        if value == 0 and name in none_defaults:
             continue  # the env's own default (None)
         kw[name] = value
     if size is not None and size != "players" and kw.get(size) not in spec.sizes:
@@ -242,12 +249,17 @@ class _Shared:
         return (_shared_of, (self.short_name, self.params))
 
     def initial(self, seed: int) -> Any:
-        """The env's initial game state for ``seed`` (the last one kept: looking ahead is cheap)."""
+        """The env's initial game state for ``seed``, to play."""
+        return self.rules.clone(self.peek(seed))
+
+    def peek(self, seed: int) -> Any:
+        """The env's initial game state for ``seed``, only to look at (the last one is kept:
+        OpenSpiel sizes every observation tensor on a fresh state)."""
         peek = self._peek
         if peek is not None and peek[0] == seed:
-            return self.rules.clone(peek[1])
+            return peek[1]
         s = self.rules.initial_state(seed)
-        self._peek = (seed, self.rules.clone(s))
+        self._peek = (seed, s)
         return s
 
     def view_seat(self, s: Any, player: int) -> int:
@@ -463,7 +475,7 @@ class _Observer:
             return c.s
         # A fresh state (OpenSpiel sizes tensors on one): the game it will start, not started.
         g = self._g
-        return g.initial(c.seed if c.seed is not None else g.next_seed)
+        return g.peek(c.seed if c.seed is not None else g.next_seed)
 
     def set_from(self, state: MythzooState, player: int) -> None:
         """Write ``player``'s observation of ``state`` into ``tensor``."""
