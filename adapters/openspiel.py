@@ -226,7 +226,8 @@ class _Shared:
         self.player_of_seat = [teams.index(env.agent_team(a)) for a in agents]
         self.seats_of_player = [[i for i, p in enumerate(self.player_of_seat) if p == q] for q in range(len(teams))]
         self.num_players = len(teams)
-        self.team_player = [len(seats) > 1 or spec.team_roles and env.agent_role(agents[seats[0]]) in spec.team_roles
+        # A team player (the League) names the seat it acts for in its action strings.
+        self.team_player = [len(seats) > 1 or env.agent_role(agents[seats[0]]) in spec.team_roles
                             for seats in self.seats_of_player]
         self.tables = [env.action_table(a) for a in agents]
         sizes = [env.observation_layout(a).size for a in agents]
@@ -235,7 +236,7 @@ class _Shared:
         # would change size between seats; the one-hot spans the game's largest table.
         self.view_size = max(spec.seat_counts()) if (len(set(sizes)) > 1 or any(len(s) > 1 for s in self.seats_of_player)) else 0
         self.tensor_size = self.obs_size + self.view_size
-        self.num_distinct_actions = max(env._action_sizes)
+        self.num_distinct_actions = max(env.action_space(a).n for a in agents)
         self.max_game_length = int(spec.decision_bound(kw))
         lo, hi = UTILITY_BOUNDS[spec.name](env, self.num_players, self.max_game_length)
         self.min_utility, self.max_utility = float(lo), float(hi)
