@@ -241,6 +241,7 @@ class _Shared:
         lo, hi = UTILITY_BOUNDS[spec.name](env, self.num_players, self.max_game_length)
         self.min_utility, self.max_utility = float(lo), float(hi)
         self._peek: tuple[int, Any] | None = None
+        self.list_observer = _Observer(self, None, None)  # the Python fast paths' observer
         self.game: Any = None  # the MythzooGame, set by it
 
     def __deepcopy__(self, memo: dict) -> _Shared:
@@ -393,6 +394,36 @@ class MythzooState(pyspiel.State):
             c.player = _TERMINAL
         else:
             c.player = g.player_of_seat[mover]
+
+    # -- Python fast paths: the same answers as pyspiel.State's C++ methods (tested), without
+    # their round trips (LegalActions asks four Python hooks; ObservationTensor first sizes the
+    # tensor on a fresh state, then copies it into a new list). C++ callers still take the hooks.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal actions of ``player`` (the player to move by default): empty for anyone else."""
+        c = self._c
+        if type(c) is not _Live:
+            c = self._start()
+        if c.terminal or (player is not None and player != c.player):
+            return []
+        return list(c.g.rules.legal_actions(c.s))
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (the player to move by default) as a list."""
+        g = self._g
+        p = self._check_player(player)
+        obs = g.list_observer
+        obs.set_from(self, p)
+        return obs.tensor.tolist()
+
+    def observation_string(self, player: int | None = None) -> str:
+        """``player``'s observation string (the player to move by default)."""
+        return self._g.list_observer.string_from(self, self._check_player(player))
+
+    def _check_player(self, player: int | None) -> int:
+        p = self.current_player() if player is None else int(player)
+        if not 0 <= p < self._g.num_players:
+            raise ValueError(f"{self._g.short_name}: no observation for player {p} (players are 0..{self._g.num_players - 1})")
+        return p
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The env's action label; a team player's names the seat to move (``hero_1: end_turn``)."""

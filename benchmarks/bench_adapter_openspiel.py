@@ -12,11 +12,16 @@ actions, one step):
 - ``pyspiel``: the adapter's state with OpenSpiel's Python observer
   (``open_spiel.python.observation.make_observation(game)``, numpy, no copy):
   ``observer.set_from(state, player)``, ``state.legal_actions()``, ``state.apply_action(a)``;
-- ``pyspiel+list``: the same with ``state.observation_tensor(player)`` instead of the observer:
-  OpenSpiel's C++ path, which sizes the tensor on a fresh state and returns a Python list.
+- ``pyspiel+list``: the same with ``state.observation_tensor(player)`` (a Python list) instead of
+  the observer;
+- ``pyspiel+cpp``: ``pyspiel.State.observation_tensor(state, player)`` and
+  ``pyspiel.State.legal_actions(state)``, the C++ methods, which is what C++ code calling a Python
+  game pays: the tensor sized on a fresh state, copied into a new list, four Python hooks per
+  ``LegalActions``.
 
-The ratio ``pyspiel / env`` is the adapter's cost per step (target: at least 0.9, the adapter adding
-at most 10%); ``pyspiel+list / env`` shows OpenSpiel's own overhead of ``observation_tensor``.
+The ratio ``pyspiel / env`` (of CPU-time rates, round by round) is the adapter's cost per step
+(target: at least 0.9, the adapter adding at most 10%); the other two show what a list and
+OpenSpiel's C++ path add.
 
 Then ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, ``use_observation_string=True``,
 a random-rollout evaluator with one rollout, UCT c = 2) choosing every move of whole default-size
@@ -50,7 +55,7 @@ except ImportError:
 import mythzoo.adapters.openspiel as adapter
 from mythzoo.envs import GAMES
 
-Runner = Callable[[float, int], tuple[int, float]]
+Runner = Callable[[float, int], tuple[int, float, float]]
 
 
 def env_loop(game: Any) -> Runner:
@@ -58,10 +63,10 @@ def env_loop(game: Any) -> Runner:
     spec = game._shared.spec
     env = spec.make_raw(**game.env_kwargs())
 
-    def run(seconds: float, seed: int) -> tuple[int, float]:
+    def run(seconds: float, seed: int) -> tuple[int, float, float]:
         rng = np.random.Generator(np.random.PCG64(seed))
         decisions = games = 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         while True:
             env.reset(seed=seed * 100_003 + games)
             games += 1
@@ -74,49 +79,56 @@ def env_loop(game: Any) -> Runner:
                 decisions += 1
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
-                return decisions, elapsed
+                return decisions, elapsed, time.process_time() - cpu
 
     return run
 
 
-def pyspiel_loop(game_string: str, list_tensor: bool) -> Runner:
-    """Random play through the adapter's pyspiel state (observer or ``observation_tensor``)."""
+def pyspiel_loop(game_string: str, path: str) -> Runner:
+    """Random play through the adapter's pyspiel state: ``path`` is ``observer`` (OpenSpiel's
+    Python observer), ``list`` (``state.observation_tensor``) or ``cpp`` (pyspiel.State's C++
+    ``observation_tensor`` and ``legal_actions``, what C++ callers of a Python game go through)."""
+    cpp_obs, cpp_legal = pyspiel.State.observation_tensor, pyspiel.State.legal_actions
 
-    def run(seconds: float, seed: int) -> tuple[int, float]:
+    def run(seconds: float, seed: int) -> tuple[int, float, float]:
         game = pyspiel.load_game(game_string.replace(")", f",seed={seed * 100_003})") if "(" in game_string
                                  else f"{game_string}(seed={seed * 100_003})")
         observer = os_observation.make_observation(game)
         rng = np.random.Generator(np.random.PCG64(seed))
         decisions = 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         while True:
             state = game.new_initial_state()
             while not state.is_terminal():
                 player = state.current_player()
-                if list_tensor:
-                    state.observation_tensor(player)
-                else:
+                if path == "observer":
                     observer.set_from(state, player)
-                legal = state.legal_actions()
+                    legal = state.legal_actions()
+                elif path == "list":
+                    state.observation_tensor(player)
+                    legal = state.legal_actions()
+                else:
+                    cpp_obs(state, player)
+                    legal = cpp_legal(state)
                 state.apply_action(legal[rng.integers(len(legal))])
                 decisions += 1
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
-                return decisions, elapsed
+                return decisions, elapsed, time.process_time() - cpu
 
     return run
 
 
 def ismcts_loop(game_string: str, budget: int) -> Runner:
-    """ISMCTS choosing every move; returns (decisions, seconds)."""
+    """ISMCTS choosing every move; returns (decisions, wall seconds, CPU seconds)."""
 
-    def run(seconds: float, seed: int) -> tuple[int, float]:
+    def run(seconds: float, seed: int) -> tuple[int, float, float]:
         game = pyspiel.load_game(game_string)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
         bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=budget,
                                random_state=np.random.RandomState(seed + 1), use_observation_string=True)
         decisions = 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         state = game.new_initial_state()
         while True:
             if state.is_terminal():
@@ -125,7 +137,7 @@ def ismcts_loop(game_string: str, budget: int) -> Runner:
             decisions += 1
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
-                return decisions, elapsed
+                return decisions, elapsed, time.process_time() - cpu
 
     return run
 
@@ -173,44 +185,51 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--seconds must be > 0, --repeats >= 1 and every budget >= 1")
 
     runners: dict[str, Runner] = {}
-    pairs: list[tuple[str, str, str, str]] = []
+    pairs: list[tuple[str, str, str, str, str]] = []
     for gs in game_strings(args.all_sizes):
         game = pyspiel.load_game(gs)
-        names = (f"{gs} env", f"{gs} pyspiel", f"{gs} pyspiel+list")
+        names = (f"{gs} env", f"{gs} pyspiel", f"{gs} pyspiel+list", f"{gs} pyspiel+cpp")
         runners[names[0]] = env_loop(game)
-        runners[names[1]] = pyspiel_loop(gs, list_tensor=False)
-        runners[names[2]] = pyspiel_loop(gs, list_tensor=True)
+        runners[names[1]] = pyspiel_loop(gs, "observer")
+        runners[names[2]] = pyspiel_loop(gs, "list")
+        runners[names[3]] = pyspiel_loop(gs, "cpp")
         pairs.append((gs, *names))
     for gs in game_strings(False):
         for b in args.budgets:
             runners[f"{gs} ismcts {b}"] = ismcts_loop(gs, b)
 
-    rates: dict[str, list[float]] = {k: [] for k in runners}
+    # Decisions per second of wall time and of the process's CPU time (on a loaded machine the
+    # CPU-time rates, and the ratios from them, move less).
+    wall: dict[str, list[float]] = {k: [] for k in runners}
+    cpu: dict[str, list[float]] = {k: [] for k in runners}
     for r in range(args.repeats):
         for name, run in runners.items():
-            n, secs = run(args.seconds, args.seed + r)
-            rates[name].append(n / secs)
+            n, secs, cpu_secs = run(args.seconds, args.seed + r)
+            wall[name].append(n / secs)
+            cpu[name].append(n / max(cpu_secs, 1e-9))
         print(f"round {r + 1}/{args.repeats} done", file=sys.stderr, flush=True)
 
-    med = {k: statistics.median(v) for k, v in rates.items()}
+    med = {k: statistics.median(v) for k, v in wall.items()}
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
     print(f"OpenSpiel adapter, {args.repeats} x {args.seconds:g} s, {versions()}")
-    print(f"{'game':<52} {'env/s':>9} {'pyspiel/s':>10} {'ratio':>6} {'+list/s':>9} {'ratio':>6}")
+    print("decisions/s of wall time (median); ratios: the median over rounds of each round's ratio, of CPU-time rates")
+    print(f"{'game':<30} {'env/s':>9} {'pyspiel/s':>10} {'ratio':>6} {'+list/s':>9} {'ratio':>6} {'+cpp/s':>9} {'ratio':>6}")
     ratios = {}
-    for gs, e, ps, pl in pairs:
-        # the ratio of medians, and the median of each round's ratio (load hits a round alike)
-        round_ratio = statistics.median(a / b for a, b in zip(rates[ps], rates[e]))
-        round_ratio_list = statistics.median(a / b for a, b in zip(rates[pl], rates[e]))
-        ratios[gs] = {"pyspiel/env": round_ratio, "pyspiel+list/env": round_ratio_list}
-        print(f"{gs:<52} {med[e]:>9,.0f} {med[ps]:>10,.0f} {round_ratio:>6.2f} {med[pl]:>9,.0f} {round_ratio_list:>6.2f}")
+    for gs, e, ps, pl, pc in pairs:
+        r = {key: statistics.median(a / b for a, b in zip(cpu[k], cpu[e])) for key, k in (("pyspiel", ps), ("list", pl), ("cpp", pc))}
+        r["pyspiel (wall)"] = statistics.median(a / b for a, b in zip(wall[ps], wall[e]))
+        ratios[gs] = r
+        print(f"{gs:<30} {med[e]:>9,.0f} {med[ps]:>10,.0f} {r['pyspiel']:>6.2f} {med[pl]:>9,.0f} {r['list']:>6.2f} {med[pc]:>9,.0f} {r['cpp']:>6.2f}")
     if args.budgets:
-        print(f"\n{'ISMCTS (1 random rollout per simulation)':<52} {'decisions/s':>12} {'simulations/s':>14}")
+        print(f"\n{'ISMCTS (1 random rollout per simulation)':<52} {'decisions/s':>12} {'simulations/s':>14} {'CPU dec/s':>10}")
         for gs in game_strings(False):
             for b in args.budgets:
                 k = f"{gs} ismcts {b}"
-                print(f"{gs + f', {b} simulations':<52} {med[k]:>12,.2f} {med[k] * b:>14,.0f}")
+                print(f"{gs + f', {b} simulations':<52} {med[k]:>12,.2f} {med[k] * b:>14,.0f} {med_cpu[k]:>10,.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "versions": versions(), "rates": rates, "medians": med, "ratios": ratios}, f, indent=1)
+            json.dump({"args": vars(args), "versions": versions(), "wall": wall, "cpu": cpu, "medians": med,
+                       "medians_cpu": med_cpu, "ratios": ratios}, f, indent=1)
     return 0
 
 

@@ -166,6 +166,29 @@ def test_same_seed_and_actions_as_the_env(game_string: str) -> None:
         assert seat_of  # every agent was mapped
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_python_fast_paths_agree_with_openspiel(name: str) -> None:
+    # state.legal_actions / observation_tensor / observation_string are Python overrides; the
+    # C++ methods of pyspiel.State (what C++ algorithms and random_sim_test call) must agree.
+    game = pyspiel.load_game(f"{name}(seed=3)" if name != "mythzoo_mythsgate" else "mythzoo_mythsgate(num_heroes=3,seed=3)")
+    rng = np.random.default_rng(9)
+    state = game.new_initial_state()
+    while True:
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in range(game.num_players()):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+            assert state.observation_tensor(p) == pyspiel.State.observation_tensor(state, p)
+            assert state.observation_string(p) == pyspiel.State.observation_string(state, p)
+        if state.is_terminal():
+            break
+        assert state.observation_tensor() == pyspiel.State.observation_tensor(state)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    with pytest.raises(ValueError, match="no observation for player"):
+        state.observation_tensor()  # nobody is to move
+    with pytest.raises(ValueError, match="no observation for player 5"):
+        state.observation_tensor(5)
+
+
 def test_a_whole_innkeeper_campaign_pays_its_net_coins() -> None:
     game = pyspiel.load_game("mythzoo_mythwind_innkeeper(days_per_season=2,seasons=2,seed=5)")
     state, _ = _random_game(game, np.random.default_rng(0))
