@@ -574,7 +574,7 @@ class MythzooGame(pyspiel.Game):
         """The env kwargs of this game: ``spec.make_raw(**game.env_kwargs())`` is its env."""
         return dict(self._shared.kwargs)
 
-    def seat_of(self, player: int) -> list[str]:
+    def agents_of(self, player: int) -> list[str]:
         """The env agents OpenSpiel ``player`` acts for (``["hero_0", "hero_1"]`` for the League)."""
         g = self._shared
         return [g.agents[i] for i in g.seats_of_player[player]]

@@ -143,7 +143,7 @@ def test_same_seed_and_actions_as_the_env(game_string: str) -> None:
         env = spec.make_raw(**game.env_kwargs())
         env.reset(seed=state.env_seed())
         seat_of = {a: i for i, a in enumerate(env.possible_agents)}
-        player_of = {a: p for p in range(game.num_players()) for a in game.seat_of(p)}
+        player_of = {a: p for p in range(game.num_players()) for a in game.agents_of(p)}
         while not state.is_terminal():
             agent = env.agent_selection
             player = state.current_player()
@@ -160,7 +160,7 @@ def test_same_seed_and_actions_as_the_env(game_string: str) -> None:
         assert all(env.terminations.values()) or all(env.truncations.values())
         assert state.is_truncated() == all(env.truncations.values())
         for p in range(game.num_players()):
-            for agent in game.seat_of(p):
+            for agent in game.agents_of(p):
                 assert state.returns()[p] == pytest.approx(env.rewards[agent]), (p, agent)
         assert len(state.history()) <= game.max_game_length()
         assert seat_of  # every agent was mapped
@@ -307,8 +307,8 @@ def test_information_states_are_not_claimed() -> None:
 def test_mythsgate_is_the_invoker_against_the_league(heroes: int) -> None:
     game = pyspiel.load_game(f"mythzoo_mythsgate(num_heroes={heroes})")
     assert game.num_players() == 2
-    assert game.seat_of(0) == ["invoker"]
-    assert game.seat_of(1) == [f"hero_{h}" for h in range(heroes)]
+    assert game.agents_of(0) == ["invoker"]
+    assert game.agents_of(1) == [f"hero_{h}" for h in range(heroes)]
     env = _spec_of(game).make_raw(num_heroes=heroes)
     inv, hero = env.observation_layout("invoker").size, env.observation_layout("hero_0").size
     # one shape for every number of heroes: the larger role's observation and a 6-seat view one-hot
