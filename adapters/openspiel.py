@@ -33,12 +33,12 @@ here (the one exception, utility bounds the spec does not declare, is :data:`UTI
   with ``use_observation_string=True``.
 * ``max_game_length`` is the spec's bound on decisions for the given parameters
   (``GameSpec.decision_bound``).
-* Serialization (``pyspiel.serialize_game_and_state``) carries the env's validated JSON state.
+* Serialization (``state.serialize()``, ``game.deserialize_state(text)``) carries the env's JSON
+  state, validated by the env when read back.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import inspect
 import json
@@ -385,7 +385,7 @@ class MythzooState(pyspiel.State):
         rules.apply(s, int(action))  # IllegalActionError (state unchanged) unless legal
         mover = rules.current_player(s)
         if mover < 0:
-            final = g.env._final_rewards(s)
+            final = g.env._final_rewards(s)  # the env's end-of-game rewards: what its step() pays then
             c.returns = [float(final[seats[0]]) for seats in g.seats_of_player]
             c.terminal = True
             c.player = _TERMINAL
@@ -496,6 +496,7 @@ class _Observer:
             raise ValueError(f"{g.short_name} provides observations, not perfect-recall information states; "
                              "use observation_tensor/observation_string (ISMCTS: use_observation_string=True)")
         self._g = g
+        self.seat = 0  # the seat of the last observation written
         self.tensor = np.zeros(g.tensor_size, np.float32)
         self.dict = {"observation": self.tensor[: g.obs_size]}
         if g.view_size:
@@ -516,6 +517,7 @@ class _Observer:
         s = c.s if type(c) is _Live else self._state_of(state)
         mover = g.rules.current_player(s)
         seat = mover if mover >= 0 and g.player_of_seat[mover] == player else g.seats_of_player[player][0]
+        self.seat = seat
         obs = g.observer.observation(s, seat)
         t = self.tensor
         n = obs.shape[0]
@@ -529,9 +531,7 @@ class _Observer:
     def string_from(self, state: MythzooState, player: int) -> str:
         """The view seat's name and a digest of ``player``'s observation tensor."""
         self.set_from(state, player)
-        g = self._g
-        seat = g.view_seat(self._state_of(state), player)
-        return f"{g.agents[seat]} {hashlib.blake2b(self.tensor.tobytes(), digest_size=16).hexdigest()}"
+        return f"{self._g.agents[self.seat]} {hashlib.blake2b(self.tensor.tobytes(), digest_size=16).hexdigest()}"
 
 
 # ---------------------------------------------------------------------------------- the game
@@ -583,10 +583,10 @@ class MythzooGame(pyspiel.Game):
 def _game_type(spec: GameSpec, short_name: str) -> Any:
     params = _parameter_specification(spec)
     counts = spec.seat_counts()
-    # Players per table size: distinct sides (a team role is one player).
+    # OpenSpiel players: the seats, except that a team role's seats are one player (Mythsgate: the
+    # Invoker and the League at every size).
     if spec.team_roles:
-        players = [len(set(r for r in spec.roles if r not in spec.team_roles)) + 1] if spec.kind == "roles" else list(counts)
-        lo = hi = players[0]
+        lo = hi = len([r for r in spec.roles if r not in spec.team_roles]) + len(spec.team_roles)
     else:
         lo, hi = min(counts), max(counts)
     return pyspiel.GameType(
