@@ -47,7 +47,7 @@ STATE_AEC = {
     "cumulative_rewards": "reward accumulated since the agent last acted (what `last()` returns)",
     "terminations": "per live agent: the game ended by the rules (or by an illegal action under `env()`)",
     "truncations": "per live agent: the game was cut by the turn cap",
-    "infos": "per live agent info dict (`illegal_action` after an illegal action under `env()`)",
+    "infos": "per live agent info dict, the keys of the Infos section below",
 }
 # ------------------------------------------------------------------ helpers
 def page_path(spec: GameSpec) -> Path:
@@ -272,6 +272,15 @@ def env_doc(spec: GameSpec) -> str:
         out.append(f"| `{k}` | {_json_type(v)} | `{_cell(annotation)}` | {_cell(meaning)} |")
     out += [""]
 
+    out += decisions_section(spec, raw)
+    out += global_state_section(raw)
+    out += ["## Infos", "",
+            "Every agent's info has these keys at every step from `reset` on (`env.unwrapped.info_keys()`), "
+            "so libraries that allocate one slot per key at reset (TorchRL) see them all:", "",
+            "| key | value |", "|---|---|"]
+    out += [f"| `{k}` | {v} |" for k, v in raw.info_docs.items()]
+    out += [""]
+
     env3 = spec.make(render_mode="ansi", **render_kw)
     env3.reset(seed=RENDER_SEED)
     _random_play(env3, RENDER_DECISIONS, RENDER_SEED)
@@ -290,7 +299,110 @@ def env_doc(spec: GameSpec) -> str:
         f"Legal actions now: {legal}.",
         "",
     ]
+    image_env = spec.make(render_mode="rgb_array", **render_kw)
+    image_env.reset(seed=RENDER_SEED)
+    frame = image_env.render()
+    out += [
+        f"`render_mode=\"rgb_array\"`: `env.render()` returns the board as an image, a `numpy.uint8` array of shape "
+        f"`{tuple(frame.shape)}` ({_kwargs(render_kw) or 'default arguments'}), the same shape for every frame of an env, so "
+        "video recorders (Gymnasium's `RecordVideo`) and wrappers that ask for it work; it is drawn with numpy alone "
+        f"(`mythzoo.envs.{spec.name}.render.render_image`). "
+        f"`env.metadata[\"render_fps\"]` is {raw.metadata['render_fps']}. An unknown `render_mode` warns and renders "
+        "nothing (`render()` returns `None`), as Gymnasium does.",
+        "",
+    ]
+    if spec.gymnasium_id:
+        out += gymnasium_section(spec)
     return "\n".join(out)
+
+
+def decisions_section(spec: GameSpec, raw: Any) -> list[str]:
+    """The bound on decisions per game: where it is on the env, its value per size, how it is derived."""
+    if spec.max_decisions is None:
+        return []
+    sizes = spec.sizes or (None,)
+    rows = ["| " + (f"`{spec.size_argument}`" if spec.size_argument else "arguments") + " | `max_decisions` |", "|---|---|"]
+    for n in sizes:
+        kw = {spec.size_argument: n} if spec.size_argument else {}
+        rows.append(f"| {n if n is not None else 'defaults'} | {spec.decision_bound(kw)} |")
+    derivation = inspect.getdoc(spec.max_decisions) or ""
+    return [
+        "## Length: the bound on decisions",
+        "",
+        "No game of this env takes more decisions (steps of agents that act) than `env.max_decisions`, also in "
+        "`env.metadata[\"max_decisions\"]`: the spec's `max_decisions` for the env's own arguments "
+        f"(`mythzoo.envs.spec({spec.name!r}).decision_bound(kwargs)`). It is OpenSpiel's `max_game_length` and what "
+        "a buffer of one whole game needs. With the default arguments:",
+        "",
+        *rows,
+        "",
+        "How it is derived (from the spec's `max_decisions`):",
+        "",
+        "```text",
+        derivation,
+        "```",
+        "",
+    ]
+
+
+def gymnasium_section(spec: GameSpec) -> list[str]:
+    """The Gymnasium face of a solo game: masks, spaces, make_vec's autoreset, SB3."""
+    gid = spec.gymnasium_id
+    return [
+        "## Gymnasium",
+        "",
+        "```python",
+        "import gymnasium",
+        "import mythzoo.envs  # registers the id",
+        "",
+        f'env = gymnasium.make("{gid}")',
+        "obs, info = env.reset(seed=0)",
+        "env.action_masks()      # bool mask of the legal actions (sb3-contrib MaskablePPO)",
+        'obs["action_mask"]      # the same mask, int8 (PettingZoo style)',
+        'info["action_mask"]     # and again, int8 (Gymnasium style, as in Taxi)',
+        "```",
+        "",
+        "- The observation and action spaces are the AEC env's own (same `Dict`, same `Box` bounds, same vector).",
+        "- `gymnasium.make` adds the `ActionMasks` wrapper outermost (the env spec's `additional_wrappers`), so "
+        "`action_masks()` is reachable on what `make` returns; under further wrappers use "
+        '`env.get_wrapper_attr("action_masks")()` (what SB3\'s `get_action_masks` does), on a vector env `envs.call("action_masks")`.',
+        "- The mask is never all zero. While an episode runs it marks the legal actions. The observation returned "
+        "with `terminated` or `truncated` marks action 0 alone (`DONE_MASK_ACTION`), and so does `action_masks()` "
+        "until `reset()`.",
+        "- `gymnasium.make_vec(id, n)` uses `AutoresetMode.NEXT_STEP` by default: after a sub-env's episode ends, the "
+        "next `step` takes an action for it, ignores it, resets that sub-env and returns the new episode's first "
+        "observation with reward 0, `terminated=False`, `truncated=False`. A masked sampler that reads the last "
+        "observation's mask draws action 0 for that step, which is ignored. With "
+        '`gymnasium.make_vec(id, n, vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP})` the '
+        "ending step itself resets: it returns the next episode's first observation (legal mask) and puts the final "
+        'one in `info["final_obs"]`; no action is ignored.',
+        f'- SB3: `stable_baselines3.common.env_util.make_vec_env("{gid}", n_envs=4)` works (it asks for '
+        '`render_mode="rgb_array"`), and `sb3_contrib.MaskablePPO("MultiInputPolicy", vec_env)` finds the masks '
+        "through `get_action_masks`.",
+        "- `info` has the AEC env's info keys (Infos, above) and `action_mask`, at every step from `reset` on. An illegal "
+        "action ends the episode with reward -1 and `info[\"illegal_action\"]` set to it "
+        '(`illegal_action="raise"` raises instead); `info["illegal_action"]` is -1 otherwise.',
+        "",
+    ]
+
+
+def global_state_section(raw: Any) -> list[str]:
+    """The PRIVILEGED global state: ``state()``, ``state_space`` and the table of its pieces."""
+    layout = raw.state_layout()
+    return [
+        "## Global state: `state()`, `state_space` (PRIVILEGED)",
+        "",
+        f"`env.state()` returns `float32[{layout.size}]` (`env.state_space`), the same size for every table size of the game. "
+        "**It is privileged: it holds hidden information**: every agent's own observation (so every private hand or view), "
+        "the hidden pieces that no agent sees (below, after the observation slots; e.g. the order of shuffled decks) and "
+        "the game's next random draws (`rng_next`). It is meant for centralised critics at training time "
+        "(e.g. TorchRL's `return_state=True`, MAPPO-style value functions); a policy that plays must not read it. "
+        "`env.unwrapped.state_layout()` gives the pieces below, `env.unwrapped.state_features()` a name per entry; "
+        "an agent absent from a smaller table has an all-zero slot.",
+        "",
+        layout.markdown(),
+        "",
+    ]
 
 
 def readme_table() -> str:

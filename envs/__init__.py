@@ -110,7 +110,10 @@ def _register_with_gymnasium(spec: GameSpec) -> None:
     import gymnasium
 
     if spec.gymnasium_id not in gymnasium.registry:
-        gymnasium.register(id=spec.gymnasium_id, entry_point=spec.gymnasium_entry_point)
+        # ActionMasks outermost: gymnasium.make(id).action_masks() reaches the env's masks
+        # (Gymnasium 1.x wrappers forward no attributes).
+        masks = gymnasium.envs.registration.WrapperSpec("ActionMasks", "mythzoo.envs.core.gym_env:ActionMasks", {})
+        gymnasium.register(id=spec.gymnasium_id, entry_point=spec.gymnasium_entry_point, additional_wrappers=(masks,))
 
 
 for _spec in GAMES:

@@ -4,7 +4,8 @@ A game supplies a rules object (plain-data state, legal actions, step function) 
 observer (named pieces in one float32 vector). This base turns them into a PettingZoo
 ``AECEnv`` and owns, once for all games: agent bookkeeping, reward accumulation, the turn cap,
 illegal-action handling, observation dicts with int8 masks, deepcopy, ``get_state``/``set_state``
-with validation, ``resample_hidden``, and rendering.
+with validation, ``resample_hidden``, the PRIVILEGED global ``state()`` (``envs/core/state.py``),
+and rendering.
 
 Two faces, as PettingZoo classic has:
 - ``raw_env``: an illegal action raises :class:`IllegalActionError` and changes nothing.
@@ -16,8 +17,10 @@ Two faces, as PettingZoo classic has:
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -27,11 +30,13 @@ from pettingzoo import AECEnv
 
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.observer import ObservationLayout
+from mythzoo.envs.core.state import HiddenEncoder, NoHidden, StateEncoder
 
 STATE_SCHEMA_VERSION = 1
+NO_ILLEGAL_ACTION = -1  # infos["illegal_action"] until an illegal action ends the game
 _INT8 = np.dtype(np.int8)  # a dtype instance: np.frombuffer converts a type object on every call
 _INDEX_SUFFIX = re.compile(r"_\d+$")
-__all__ = ["IllegalActionError", "MythzooAECEnv", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of", "shared_win_rewards"]
+__all__ = ["IllegalActionError", "MythzooAECEnv", "NO_ILLEGAL_ACTION", "GameRules", "Observer", "STATE_SCHEMA_VERSION", "role_of", "shared_win_rewards"]
 
 
 def shared_win_rewards(num_players: int, winners: Sequence[int]) -> list[float]:
@@ -89,10 +94,13 @@ class Observer(Protocol):
 class MythzooAECEnv(AECEnv):
     """A PettingZoo AEC environment around a mythzoo game's rules and observer."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False, "render_fps": 4}
     env_name: str = "mythzoo_game_v0"
     # The game's text rendering, ``render(rules, state, seat) -> str`` (see :meth:`render_text`).
     renderer: Any = None
+    # The game's board image, ``image_renderer(rules, state, seat) -> uint8[H, W, 3]``, one size per
+    # env (see :meth:`render_image`); ``None``: the text on coloured panels.
+    image_renderer: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A game class that names its ``env_name`` gets PettingZoo's ``metadata`` with that name."""
@@ -101,8 +109,20 @@ class MythzooAECEnv(AECEnv):
             base = MythzooAECEnv.metadata
             cls.metadata = {"render_modes": list(base["render_modes"]), "name": cls.env_name,
                             "is_parallelizable": base["is_parallelizable"], "render_fps": base["render_fps"]}
+    # Every agent's info keys, the same at every step from reset on (TorchRL and other libraries
+    # allocate one slot per key when they first see them), with what each holds. A game that adds
+    # keys lists them here too and fills them in _initial_info.
+    info_docs: dict[str, str] = {
+        "illegal_action": "`-1`; on the offender's info, the action id once an illegal action has ended the game (`env()` face; `raw_env` raises instead)",
+    }
     shaped: bool = False  # True: per-step rewards from _potential (a game's shaped reward mode)
     team_roles: tuple[str, ...] = ()  # roles whose agents play as one team with a shared reward
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> MythzooAECEnv:
+        """Keeps the constructor's arguments: :attr:`max_decisions` is the game spec's bound for them."""
+        self = super().__new__(cls)
+        self._ctor_args = (args, kwargs)
+        return self
 
     def __init__(
         self,
@@ -115,10 +135,13 @@ class MythzooAECEnv(AECEnv):
         render_mode: str | None = None,
         strict: bool = True,
         max_turns: int | None = None,
+        hidden: HiddenEncoder | None = None,
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+            # As Gymnasium does for an env made with a mode it lacks: warn, and render nothing.
+            warnings.warn(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}; rendering is off (render() returns None)", stacklevel=2)
+            render_mode = None
         if max_turns is not None and (type(max_turns) is not int or max_turns < 1):  # a bool is no turn cap
             raise ValueError(f"max_turns must be a positive int or None, got {max_turns!r}")
         self.rules = rules
@@ -142,8 +165,16 @@ class MythzooAECEnv(AECEnv):
             for i, a in enumerate(self.possible_agents)
         }
         self.action_spaces = {a: spaces.Discrete(self._action_sizes[i]) for i, a in enumerate(self.possible_agents)}
+        role_sizes = {role_of(a): self._layouts[i].size for i, a in enumerate(self.possible_agents)}
+        self._state_encoder = StateEncoder(hidden or NoHidden(self.possible_agents), observer, self._seat, role_sizes, role_of)
+        # PRIVILEGED global state (see state()): the same shape for every table size of a game.
+        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._state_encoder.size,), dtype=np.float32)
         self.state_: Any = None
         self._pot: list[float] = []
+        # The most decisions one game of this env can take (OpenSpiel's max_game_length, buffer
+        # sizing): the game spec's max_decisions for this env's arguments; None if undeclared.
+        self.max_decisions: int | None = self._decision_bound()
+        self.metadata = {**type(self).metadata, "max_decisions": self.max_decisions}
 
     # ----------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -189,6 +220,45 @@ class MythzooAECEnv(AECEnv):
         seat = 0 if agent is None else self._seat[agent]
         return self._layouts[seat].features()
 
+    def _decision_bound(self) -> int | None:
+        from mythzoo.envs import SPECS  # the registry imports this module: look it up at run time
+
+        spec = SPECS.get(self.env_name)
+        if spec is None or spec.max_decisions is None:
+            return None
+        args, kwargs = getattr(self, "_ctor_args", ((), {}))
+        try:
+            given = inspect.signature(type(self).__init__).bind(self, *args, **kwargs).arguments
+        except TypeError:  # a subclass that calls this base with other arguments: no bound
+            return None
+        game_kwargs = {k: v for k, v in list(given.items())[1:] if not k.startswith("_") and k != "render_mode"}
+        return spec.decision_bound(game_kwargs)
+
+    # ------------------------------------------------------------ global state
+    def state(self) -> np.ndarray:
+        """PRIVILEGED global state for centralised critics: a flat float32 vector (``state_space``).
+
+        It holds hidden information (every agent's own observation, hands included, the next cards
+        of every shuffled deck, the game's next random draws): train critics on it, never feed it to
+        a policy that plays. Its size is the same for every table size of the game; absent agents'
+        slots are zero. ``state_layout()`` and ``state_features()`` describe every entry.
+        """
+        s = self.state_
+        if s is None:
+            self._check_reset()
+        return self._state_encoder.encode(s)
+
+    def state_layout(self) -> ObservationLayout:
+        """The named pieces of :meth:`state` (agents' observation slots, hidden pieces, ``rng_next``)."""
+        return self._state_encoder.layout
+
+    def state_features(self) -> list[str]:
+        """A name for every entry of :meth:`state`, e.g. ``player_1/hand[salts]``, ``deck_top[0,salts]``."""
+        role_features: dict[str, list[str]] = {}
+        for i, a in enumerate(self.possible_agents):
+            role_features.setdefault(role_of(a), self._layouts[i].features())
+        return self._state_encoder.features(role_features)
+
     # ------------------------------------------------------------ game hooks
     def _final_rewards(self, s: Any) -> list[float]:
         """Per-seat rewards when the game ends naturally. Games override."""
@@ -214,6 +284,15 @@ class MythzooAECEnv(AECEnv):
         sc = self.rules.scores(self.state_)
         return {a: sc[i] for i, a in enumerate(self.possible_agents)}
 
+    # -------------------------------------------------------------- infos
+    def info_keys(self) -> tuple[str, ...]:
+        """The keys of every agent's info at every step from ``reset`` on (declared in ``info_docs``)."""
+        return tuple(self.info_docs)
+
+    def _initial_info(self, agent: str) -> dict[str, Any]:
+        """``agent``'s info at reset: every declared key with its default. Games with keys of their own extend it."""
+        return {"illegal_action": NO_ILLEGAL_ACTION}
+
     # -------------------------------------------------------------- lifecycle
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` determines every random draw of it."""
@@ -230,7 +309,7 @@ class MythzooAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: self._initial_info(a) for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.rules.current_player(self.state_)]
 
@@ -359,19 +438,35 @@ class MythzooAECEnv(AECEnv):
         return list(self.rules.legal_actions(self.state_))
 
     # ---------------------------------------------------------------- render
-    def render(self) -> str | None:
-        """``ansi`` returns the text; ``human`` prints it. Nothing without a render mode."""
+    def render(self) -> str | np.ndarray | None:
+        """``ansi`` returns the text; ``human`` prints it; ``rgb_array`` returns the board as an
+        image (:meth:`render_image`). Nothing without a render mode."""
         self._check_reset()
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'")
             return None
+        if self.render_mode == "rgb_array":
+            return self.render_image()
         text = self.render_text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def render_image(self, seat: int | None = None) -> np.ndarray:
+        """The board as a ``uint8`` RGB image ``(H, W, 3)`` from ``seat``'s view (``None``: the player
+        to move, seat 0 once over); every frame of an env has the same shape."""
+        self._check_reset()
+        s = self.state_
+        if seat is None:
+            seat = max(self.rules.current_player(s), 0)
+        if self.image_renderer is None:
+            from mythzoo.envs.core.raster import text_image
+
+            return text_image(self.render_text(seat))
+        return type(self).image_renderer(self.rules, s, seat)
 
     def close(self) -> None:
         """Nothing to release (no windows, no files)."""
@@ -455,6 +550,9 @@ class MythzooAECEnv(AECEnv):
         self.terminations = dicts["terminations"]
         self.truncations = dicts["truncations"]
         self.infos = copy.deepcopy(dicts["infos"])
+        for a, info in self.infos.items():  # a state saved before a key was declared gets its default
+            for key, value in self._initial_info(a).items():
+                info.setdefault(key, value)
         if self.shaped:
             self._pot = self._potential(game)
         self._skip_agent_selection = None

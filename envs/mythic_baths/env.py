@@ -11,6 +11,8 @@ Rewards            ``zero_sum`` (default), at the end: a sole winner +1, the oth
                    mean VP, /100; ``dense``: every step pays the change of that VP
                    margin, and the end adds the zero-sum result (all modes zero-sum)
 Truncation         after ``max_turns`` turns (default 120 per player)
+Global state       ``state()``: PRIVILEGED (every hand, the decks' hidden order), one
+                   ``float32`` shape for every player count (``state_space``)
 =================  =====================================================================
 """
 
@@ -23,8 +25,9 @@ from mythzoo.envs.core.aec import MythzooAECEnv, shared_win_rewards
 from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythic_baths.cards import load_card_set
 from mythzoo.envs.mythic_baths.observation import MythicBathsObserver
-from mythzoo.envs.mythic_baths.render import render_text
+from mythzoo.envs.mythic_baths.render import render_image, render_text
 from mythzoo.envs.mythic_baths.rules import MythicBathsRules
+from mythzoo.envs.mythic_baths.state import MythicBathsHidden
 
 REWARD_MODES = ("zero_sum", "score", "dense")
 SCORE_SCALE = 100.0
@@ -35,6 +38,7 @@ class raw_env(MythzooAECEnv):
     """Mythic Baths, 2-5 players. An illegal action raises ``IllegalActionError``."""
 
     renderer = staticmethod(render_text)  # render_text(rules, state, seat)
+    image_renderer = staticmethod(render_image)  # render_image(rules, state, seat)
     env_name = "mythic_baths_v0"
 
     def __init__(
@@ -63,6 +67,7 @@ class raw_env(MythzooAECEnv):
             render_mode=render_mode,
             strict=_strict,
             max_turns=max_turns,
+            hidden=MythicBathsHidden(rules),
         )
         self.card_set = cs
 

@@ -10,6 +10,8 @@ Observations       ``Dict(observation=Box(float32, (L_role,)), action_mask=Box(i
 Rewards            at the end, zero-sum between the sides: the winner's side +1 (every hero
                    gets the League's reward), the loser's side -1
 Truncation         after ``max_rounds`` rounds (default 30): a draw, every reward 0
+Global state       ``state()``: PRIVILEGED (every hand, the decks' hidden order), one
+                   ``float32`` shape for every ``num_heroes`` (``state_space``)
 =================  =====================================================================
 """
 
@@ -24,8 +26,9 @@ from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.core.validate import check_arg
 from mythzoo.envs.mythsgate.gamedata import load_data
 from mythzoo.envs.mythsgate.observation import MythsgateObserver
-from mythzoo.envs.mythsgate.render import render_text
+from mythzoo.envs.mythsgate.render import render_image, render_text
 from mythzoo.envs.mythsgate.rules import MythsgateRules
+from mythzoo.envs.mythsgate.state import MythsgateHidden
 
 DEFAULT_MAX_ROUNDS = 30
 
@@ -34,6 +37,7 @@ class raw_env(MythzooAECEnv):
     """Mythsgate, one Invoker against 1-5 heroes. An illegal action raises ``IllegalActionError``."""
 
     renderer = staticmethod(render_text)  # render_text(rules, state, seat)
+    image_renderer = staticmethod(render_image)  # render_image(rules, state, seat)
     env_name = "mythsgate_v0"
     team_roles = ("hero",)  # the heroes win or lose together: "every hero gets the League's reward"
 
@@ -59,6 +63,7 @@ class raw_env(MythzooAECEnv):
             render_mode=render_mode,
             strict=_strict,
             max_turns=max_rounds,
+            hidden=MythsgateHidden(rules),
         )
         self.max_rounds = max_rounds
         self.data = gd

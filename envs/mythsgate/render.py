@@ -1,7 +1,11 @@
-"""Mythsgate ansi rendering: the map as a grid of spaces with the pieces on it, then the boards."""
+"""Mythsgate rendering: the map as a grid of spaces with the pieces on it, then the boards, as text
+(``ansi``) and as an image (``rgb_array``, :func:`render_image`)."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from mythzoo.envs.core import raster
 from mythzoo.envs.core.render import section, table
 from mythzoo.envs.mythsgate.actions import NUM_MINIONS
 from mythzoo.envs.mythsgate.gamedata import BOOKS, PIECES, TOKENS, TRACKS
@@ -85,3 +89,64 @@ def render_text(rules: MythsgateRules, s: State, seat: int) -> str:
             hands.append(f"hero_{h}: " + (", ".join(f"{c}x{gd.kind_label(k)}" for k, c in enumerate(s.h_hand[h]) if c) or "(empty)"))
         out.append(section("League's hands", "\n".join(hands)))
     return "\n".join(out)
+
+
+# ------------------------------------------------------------------ rgb_array
+IMAGE_W, IMAGE_H = 1200, 720
+QUADRANT_COLORS = [(176, 150, 104), (118, 118, 128), (74, 124, 74), (104, 76, 128)]  # town, mine, forest, castle
+HERO_COLORS = [(80, 160, 230), (90, 200, 140), (230, 200, 70), (230, 120, 60), (200, 90, 200)]
+MINION_COLOR = (196, 52, 52)
+MAP_CELL_W, MAP_CELL_H = 136, 84
+
+
+def render_image(rules: MythsgateRules, s: State, seat: int) -> np.ndarray:
+    """The game as an image (``IMAGE_H x IMAGE_W x 3`` uint8): the map's spaces in their region's
+    colour (town, mine, forest, castle) with every hero (a square in its colour, crossed out with no
+    life) and minion (red) on it; the Invoker's gems and tracks as gauges; the boards as text panels."""
+    gd = rules.gd
+    img = raster.canvas(IMAGE_W, IMAGE_H)
+    header, blocks = raster.sections(render_text(rules, s, seat))
+    raster.text(img, 8, 6, header[0], raster.HIGHLIGHT, scale=2)
+    top, left = 36, 8
+    q_name = ("town", "mine", "forest", "castle")
+    for i, (r, c) in enumerate(gd.rowcol):
+        x, y = left + c * (MAP_CELL_W + 4), top + r * (MAP_CELL_H + 4)
+        raster.fill(img, x, y, MAP_CELL_W, MAP_CELL_H, QUADRANT_COLORS[gd.quadrant[i] % len(QUADRANT_COLORS)])
+        raster.text(img, x + 4, y + 3, f"{i} {q_name[gd.quadrant[i] % 4]}", raster.BG)
+        mark = KIND_MARK.get(gd.kind[i], "")
+        if mark:
+            raster.text(img, x + 4, y + 15, gd.kind[i].replace("_", " "), raster.BG, max_chars=20)
+        px, py = x + 4, y + 32
+        for h in range(rules.k):
+            if s.h_space[h] == i:
+                col = HERO_COLORS[h % len(HERO_COLORS)]
+                raster.fill(img, px, py, 24, 20, col)
+                raster.text(img, px + 1, py + 5, f"H{h}", raster.BG)
+                if s.h_lives[h] == 0:
+                    raster.frame(img, px, py, 24, 20, raster.BAD, 2)
+                if s.cur_hero == h and not s.over:
+                    raster.frame(img, px - 2, py - 2, 28, 24, raster.HIGHLIGHT, 2)
+                px += 28
+                if px > x + MAP_CELL_W - 28:
+                    px, py = x + 4, py + 24
+        for m in range(NUM_MINIONS):
+            if s.m_space[m] == i:
+                raster.fill(img, px, py, 24, 20, MINION_COLOR)
+                raster.text(img, px + 1, py + 5, rules.minion[m].name[:2], raster.TEXT)
+                px += 28
+                if px > x + MAP_CELL_W - 28:
+                    px, py = x + 4, py + 24
+    rows = max(r for r, _ in gd.rowcol) + 1
+    cols = max(c for _, c in gd.rowcol) + 1
+    map_w = cols * (MAP_CELL_W + 4)
+    y = top + rows * (MAP_CELL_H + 4) + 8
+    gauges = [("gems stolen", s.gems, 10, MINION_COLOR)] + [(f"{TRACKS[t]} track", s.tracks[t], gd.track_length[t], (200, 140, 60)) for t in range(2)]
+    for name, value, most, color in gauges:
+        raster.text(img, left, y + 2, f"{name} {value}/{most}")
+        raster.bar(img, left + 150, y, map_w - 160, 14, value / most if most else 0.0, color, raster.PANEL)
+        y += 20
+    tokens = "  ".join(t + ("*" if s.tokens[i] else "") for i, t in enumerate(TOKENS))
+    raster.text(img, left, y + 4, f"Invoker tokens (* available): {tokens}", raster.DIM, max_chars=map_w // raster.CELL_W)
+    raster.text_panels(img, left + map_w + 8, top, IMAGE_W - map_w - 24, IMAGE_H - top - 8, blocks)
+    return img
+

@@ -10,9 +10,12 @@ Rewards            ``coins`` (default): every step pays the change of the innkee
                    campaign's net coin total (final coins minus the starting 10);
                    ``terminal``: the same total, paid once at the end
 Infos              ``coins``, ``earned``, ``renown`` (track slot), ``renown_level``,
-                   ``seated`` / ``unseated`` (last night's satisfaction count), ``day``, ``season``
+                   ``seated`` / ``unseated`` (last night's satisfaction count), ``day``, ``season``,
+                   ``illegal_action`` (-1 unless one ended the game): every key at every step
 Length             ``days_per_season`` (default 6) x ``seasons`` (default 4) days; the game
                    terminates after the last day; ``max_turns`` (days) truncates earlier
+Global state       ``state()``: PRIVILEGED (the observation and the next random draws),
+                   ``float32`` (``state_space``)
 =================  =====================================================================
 """
 
@@ -25,7 +28,7 @@ from mythzoo.envs.core.aec import MythzooAECEnv
 from mythzoo.envs.core.factory import standard_env
 from mythzoo.envs.mythwind_innkeeper.components import load_data
 from mythzoo.envs.mythwind_innkeeper.observation import MythwindInnkeeperObserver
-from mythzoo.envs.mythwind_innkeeper.render import render_text
+from mythzoo.envs.mythwind_innkeeper.render import render_image, render_text
 from mythzoo.envs.mythwind_innkeeper.rules import MythwindInnkeeperRules
 
 REWARD_MODES = ("coins", "terminal")
@@ -79,16 +82,27 @@ class raw_env(MythzooAECEnv):
             return [float(s.coins - self._start_coins)]
         return [0.0]
 
+    info_docs = {
+        **MythzooAECEnv.info_docs,
+        "coins": "coins held",
+        "earned": "coins gained over the campaign (never decreases)",
+        "renown": "slot of the renown marker on its track (0 = leftmost)",
+        "renown_level": "renown level, 1-3 (I-III)",
+        "seated": "guests seated last night",
+        "unseated": "guests left unseated last night",
+        "day": "days completed",
+        "season": "season, 0-based",
+    }
+
     def _info(self) -> dict[str, Any]:
         """What ``infos["innkeeper"]`` carries (and the Gymnasium env's ``info``)."""
         s, r = self.state_, self.rules
         return {"coins": s.coins, "earned": s.earned, "renown": s.renown, "renown_level": r.level(s),
                 "seated": s.last_seated, "unseated": s.last_unseated, "day": s.turn, "season": s.season}
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new campaign; ``seed`` determines every random draw of it."""
-        super().reset(seed=seed, options=options)
-        self.infos["innkeeper"] = self._info()
+    def _initial_info(self, agent: str) -> dict[str, Any]:
+        """The campaign's figures (:meth:`_info`) and the base's ``illegal_action``."""
+        return {**super()._initial_info(agent), **self._info()}
 
     def step(self, action: int | None) -> None:
         """Apply ``action``; ``infos`` then carry coins, renown and last night's satisfaction."""
@@ -108,6 +122,11 @@ class raw_env(MythzooAECEnv):
         """The campaign as text (see ``render.render_text``)."""
         self._check_reset()
         return render_text(self.rules, self.state_)
+
+    def render_image(self, seat: int | None = None) -> Any:
+        """The campaign as an image (see ``render.render_image``)."""
+        self._check_reset()
+        return render_image(self.rules, self.state_)
 
     def scores(self) -> dict[str, int]:
         """Coins held by the innkeeper."""

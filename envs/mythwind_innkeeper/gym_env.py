@@ -7,13 +7,14 @@ spaces as the AEC env, ``action_masks()`` as sb3-contrib's ``MaskablePPO`` expec
 env's rewards (the change of coins per step, or the net total at the end). An illegal action (one
 the mask rules out) ends the episode with reward -1 and ``info["illegal_action"]``
 (``illegal_action="raise"`` raises ``IllegalActionError`` instead). The episode seed drawn by
-``reset(seed=...)`` determines every random draw of the campaign.
+``reset(seed=...)`` determines every random draw of the campaign. Where the mask is (``obs``,
+``info``, ``action_masks()`` through ``gymnasium.make``), why it is never all zero and how
+``gymnasium.make_vec`` autoresets: ``envs/core/gym_env.py`` and ``docs/envs/mythwind_innkeeper.md``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from mythzoo.envs.core.gym_env import SoloGymEnv
 from mythzoo.envs.mythwind_innkeeper.env import DEFAULT_DAYS_PER_SEASON, DEFAULT_SEASONS, raw_env
@@ -23,7 +24,7 @@ class MythwindInnkeeperGymEnv(SoloGymEnv):
     """One campaign per episode; reward = change of coins per step (or the total at the end).
 
     ``info`` carries ``coins``, ``earned``, ``renown``, ``renown_level``, ``seated``, ``unseated``,
-    ``day`` and ``season``, as the AEC env's ``infos["innkeeper"]`` does.
+    ``day``, ``season`` and ``illegal_action``, as the AEC env's ``infos["innkeeper"]`` does.
     """
 
     raw_env_class = raw_env
@@ -42,7 +43,3 @@ class MythwindInnkeeperGymEnv(SoloGymEnv):
             render_mode=render_mode, illegal_action=illegal_action, days_per_season=days_per_season, seasons=seasons,
             reward_mode=reward_mode, max_turns=max_turns, data=data,
         )
-
-    def info(self) -> dict[str, Any]:
-        """The campaign's coins, renown and last night's satisfaction (a new dict each call)."""
-        return self.aec._info()

@@ -1,7 +1,11 @@
-"""Mythwind Innkeeper ansi rendering: the inn's 5x5 grid, the guests, coins and renown."""
+"""Mythwind Innkeeper rendering: the inn's 5x5 grid, the guests, coins and renown, as text (``ansi``)
+and as an image (``rgb_array``, :func:`render_image`)."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from mythzoo.envs.core import raster
 from mythzoo.envs.core.render import section, table
 from mythzoo.envs.mythwind_innkeeper.actions import GRID, NUM_SLOTS, OPERATE
 from mythzoo.envs.mythwind_innkeeper.components import ACC_TYPES, ALIGNMENTS, STYLES, WEATHER_TYPES
@@ -74,3 +78,74 @@ def render_text(rules: MythwindInnkeeperRules, s: State) -> str:
     if s.over:
         out.append(f"Final coins: {s.coins}")
     return "\n".join(out)
+
+
+# ------------------------------------------------------------------ rgb_array
+IMAGE_W, IMAGE_H = 960, 640
+SLOT = 84  # pixels per inn grid cell
+FURNITURE_COLOR, SERVICE_COLOR = (150, 112, 70), (86, 132, 170)
+STYLE_COLORS = [(210, 120, 200), (230, 190, 70), (110, 190, 110)]  # cultured, imperial, frontier
+OUTER_EMPTY, INNER_EMPTY = (46, 58, 46), (62, 56, 48)
+GUEST_COLOR = (240, 230, 210)
+
+
+def render_image(rules: MythwindInnkeeperRules, s: State) -> np.ndarray:
+    """The campaign as an image (``IMAGE_H x IMAGE_W x 3`` uint8): the inn's 5x5 grid (furniture
+    brown, services blue, a damaged accommodation darkened and crossed, its style as a corner mark,
+    a seated guest as a light disc with its number, the party token as a yellow frame), coins,
+    earned coins and renown as gauges, and the guests, hand and skills as text panels."""
+    img = raster.canvas(IMAGE_W, IMAGE_H)
+    lines = render_text(rules, s).split("\n")
+    raster.text(img, 8, 6, lines[0], raster.HIGHLIGHT, scale=2)
+    for i, line in enumerate(lines[1:3]):
+        if not line.startswith("== "):
+            raster.text(img, 8, 30 + i * raster.CELL_H, line)
+    top, left = 56, 8
+    for d in range(NUM_SLOTS):
+        r, c = divmod(d, GRID)
+        x, y = left + c * (SLOT + 4), top + r * (SLOT + 4)
+        outer = r in (0, GRID - 1) or c in (0, GRID - 1)
+        a = s.slot_acc[d]
+        if a < 0:
+            raster.fill(img, x, y, SLOT, SLOT, OUTER_EMPTY if outer else INNER_EMPTY)
+            continue
+        kind = ACC_TYPES[rules.acc_type[a]]
+        color = FURNITURE_COLOR if rules.acc_type[a] < 5 else SERVICE_COLOR
+        if s.slot_dmg[d]:
+            color = tuple(v // 2 for v in color)
+        raster.fill(img, x, y, SLOT, SLOT, color)
+        raster.text(img, x + 4, y + 4, kind, raster.BG if not s.slot_dmg[d] else raster.DIM, max_chars=13)
+        st = rules.acc_style[a]
+        if st >= 0:
+            raster.fill(img, x + SLOT - 14, y + SLOT - 14, 12, 12, STYLE_COLORS[st % len(STYLE_COLORS)])
+        if s.slot_dmg[d]:
+            for k in range(SLOT):  # a cross over a damaged accommodation
+                img[y + k, x + k] = raster.BAD
+                img[y + k, x + SLOT - 1 - k] = raster.BAD
+        g = s.slot_guest[d]
+        if g >= 0:
+            cy, cx, rad = y + SLOT // 2 + 4, x + SLOT // 2, 18
+            yy, xx = np.ogrid[-rad : rad + 1, -rad : rad + 1]
+            disc = xx * xx + yy * yy <= rad * rad
+            img[cy - rad : cy + rad + 1, cx - rad : cx + rad + 1][disc] = (180, 200, 230) if s.slot_back[d] else GUEST_COLOR
+            raster.text(img, cx - 8, cy - 5, f"{g:2d}", raster.BG)
+        if s.party_slot == d:
+            raster.frame(img, x, y, SLOT, SLOT, raster.HIGHLIGHT, 3)
+    y = top + GRID * (SLOT + 4) + 8
+    grid_w = GRID * (SLOT + 4)
+    coin_cap = max(50, s.earned, s.coins)
+    for name, value, most, color in (("coins", s.coins, coin_cap, raster.HIGHLIGHT), ("earned", s.earned, coin_cap, raster.GOOD),
+                                     ("renown", s.renown + 1, rules.track_len, (170, 120, 220)), ("day", s.turn, rules.total_days(), (90, 140, 220))):
+        raster.text(img, left, y + 2, f"{name} {value}/{most}" if name != "coins" and name != "earned" else f"{name} {value}")
+        raster.bar(img, left + 130, y, grid_w - 140, 14, value / most if most else 0.0, color, raster.PANEL)
+        y += 20
+    x = left
+    for i, name in enumerate(STYLES):
+        raster.fill(img, x, y + 4, 10, 10, STYLE_COLORS[i])
+        x = raster.text(img, x + 14, y + 4, name, raster.DIM) + 10
+    _, blocks = raster.sections(render_text(rules, s))
+    loose = ("Bag:", "Gossip hand:", "Hired dice:", "Styles embraced:", "Final coins:")  # lines outside any section
+    rest = [(title, [line for line in body if not line.startswith(loose)]) for title, body in blocks if title != "Inn"]
+    tail = [line for line in lines if line.startswith(loose)]
+    raster.text_panels(img, left + grid_w + 8, top, IMAGE_W - grid_w - 24, IMAGE_H - top - 8, [("Campaign", tail)] + rest)
+    return img

@@ -21,6 +21,7 @@ from typing import Any
 
 from mythzoo.envs.core.aec import MythzooAECEnv, shared_win_rewards
 from mythzoo.envs.core.factory import standard_env
+from mythzoo.envs.core.state import NoHidden
 from mythzoo.envs.core.validate import check_arg
 from toy_game.cards import MAX_PLAYERS, load_cards
 from toy_game.observation import ToyObserver
@@ -61,6 +62,7 @@ class raw_env(MythzooAECEnv):
             render_mode=render_mode,
             strict=_strict,
             max_turns=max_turns,
+            hidden=NoHidden([f"player_{i}" for i in range(MAX_PLAYERS)]),  # the state's slots: the largest table's
         )
 
     def _potential(self, s: Any) -> list[float]:
