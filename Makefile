@@ -59,6 +59,9 @@ test-main: $(VENV)/.installed-dev
 
 # A stack's venv: its pinned libraries and mythzoo (with the extras the stack's requirements name)
 # in one pip call, so the stack's pins win; torch only ever the build constraints.txt allows.
+# The stamp is reached only through a pattern rule, so make would delete it as an intermediate
+# file after each run (and rebuild the venv every time); keep it.
+.PRECIOUS: .venvs/%/.installed
 .venvs/%/.installed: tests/stacks/%/requirements.txt $(DEPS)
 	$(PYTHON) -m venv .venvs/$*
 	.venvs/$*/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -r tests/stacks/$*/requirements.txt

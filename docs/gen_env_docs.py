@@ -379,7 +379,8 @@ def gymnasium_section(spec: GameSpec) -> list[str]:
         f'- SB3: `stable_baselines3.common.env_util.make_vec_env("{gid}", n_envs=4)` works (it asks for '
         '`render_mode="rgb_array"`), and `sb3_contrib.MaskablePPO("MultiInputPolicy", vec_env)` finds the masks '
         "through `get_action_masks`.",
-        "- An illegal action ends the episode with reward -1 and `info[\"illegal_action\"]` set to it "
+        "- `info` has the AEC env's info keys (Infos, above) and `action_mask`, at every step from `reset` on. An illegal "
+        "action ends the episode with reward -1 and `info[\"illegal_action\"]` set to it "
         '(`illegal_action="raise"` raises instead); `info["illegal_action"]` is -1 otherwise.',
         "",
     ]
@@ -391,9 +392,10 @@ def global_state_section(raw: Any) -> list[str]:
     return [
         "## Global state: `state()`, `state_space` (PRIVILEGED)",
         "",
-        f"`env.state()` returns `float32[{layout.size}]` (`env.state_space`), the same size for every table size. "
-        "**It is privileged: it holds hidden information** (every agent's own observation, so every hand; the hidden order "
-        "of the decks; the game's next random draws). It is meant for centralised critics at training time "
+        f"`env.state()` returns `float32[{layout.size}]` (`env.state_space`), the same size for every table size of the game. "
+        "**It is privileged: it holds hidden information**: every agent's own observation (so every private hand or view), "
+        "the hidden pieces that no agent sees (below, after the observation slots; e.g. the order of shuffled decks) and "
+        "the game's next random draws (`rng_next`). It is meant for centralised critics at training time "
         "(e.g. TorchRL's `return_state=True`, MAPPO-style value functions); a policy that plays must not read it. "
         "`env.unwrapped.state_layout()` gives the pieces below, `env.unwrapped.state_features()` a name per entry; "
         "an agent absent from a smaller table has an all-zero slot.",
