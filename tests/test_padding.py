@@ -224,3 +224,15 @@ def test_set_state_refreshes_the_flat_infos() -> None:
     env.step(int(np.flatnonzero(first_mask)[0]))
     env.set_state(start)
     assert np.array_equal(env.infos[env.agent_selection]["action_mask"], first_mask)
+
+
+def test_torchrl_adapter_names_its_extra_when_torchrl_is_missing() -> None:
+    import importlib.util
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("torchrl") is not None:
+        pytest.skip("torchrl is installed here (its stack venv tests the adapter)")
+    run = subprocess.run([sys.executable, "-c", "import mythzoo.adapters.torchrl"], capture_output=True, text=True)
+    assert run.returncode != 0
+    assert run.stderr.strip().splitlines()[-1] == "ImportError: mythzoo.adapters.torchrl needs TorchRL (torchrl is missing): pip install mythzoo[torchrl]"
