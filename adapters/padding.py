@@ -19,8 +19,9 @@ Two forms:
   the env's own form at padded sizes (Tianshou, TorchRL).
 * ``form="flat"``: the observation is the ``Box`` alone, and the mask travels in
   ``infos[agent]["action_mask"]`` (from ``reset`` on, for every agent at every step: all zero unless
-  the agent is to move). SuperSuit's observation wrappers need a ``Box`` and leave infos alone, so the
-  mask is never stacked, normalised or delayed with the observation.
+  the agent is to move; the zero masks of agents not to move are read-only). SuperSuit's observation
+  wrappers need a ``Box`` and leave infos alone, so the mask is never stacked, normalised or delayed
+  with the observation.
 
 For a game whose agents already share sizes (Mythic Baths, the Innkeeper) nothing is padded: the
 dict form hands the env's observations through unchanged.
@@ -198,7 +199,7 @@ class PaddedRolesEnv(BaseWrapper):
         self._infos = infos
 
     # ------------------------------------------------------------ observe
-    # Padding is inlined (no helper calls): these run once or more per step.
+    # observe() and last() pad inline rather than through helpers: they run at least once a step.
     def _padded_mask(self, agent: str, mask: np.ndarray) -> np.ndarray:
         if not self._pad_mask[agent]:
             return mask
