@@ -177,6 +177,21 @@ def add_eval_parser(subparsers: Any) -> None:
     add_replay_parser(subparsers)
 
 
+def require_eval_libraries(kind: str, refs: Sequence[str], plot: bool, roles: Sequence[str] = ()) -> None:
+    """Before any game: the tools extra's libraries this evaluation will need (ratings for a
+    symmetric game, t intervals for a solo one, the plot, checkpoints), or the extra to install."""
+    from mythzoo.evaluation import SOLO, SYMMETRIC, split_role_ref
+    from mythzoo.extras import require
+    from mythzoo.policies.refs import is_registry_ref
+
+    needed = ["openskill"] if kind == SYMMETRIC else ["scipy"] if kind == SOLO else []
+    if plot:
+        needed.append("matplotlib")
+    if any(is_registry_ref(split_role_ref(r, list(roles))[1]) for r in refs):
+        needed.append("safetensors")
+    require(needed, "mythzoo eval")
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """Run the tournament, print the table, write the JSON and the PNG."""
     from mythzoo.envs import spec
@@ -187,6 +202,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     env = probe_env(env_name, args.players, kw)
     n = len(env.unwrapped.possible_agents)
     kind = spec(env_name).kind
+    require_eval_libraries(kind, args.refs, bool(args.plot), list(env.unwrapped.roles()) if kind != SYMMETRIC else ())
     anchor = None if args.anchor == "none" else args.anchor
     if kind != SYMMETRIC:
         if args.anchor != "auto":
