@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 
 from mythzoo.extras import EXTRA_OF, MissingExtraError, import_optional, missing_modules, require
+from mythzoo.training.train_cli import TRAIN_MODULES
+
+# Blocking one training library shows the message for it alone only where the others are installed.
+HAS_TRAIN = not missing_modules(TRAIN_MODULES)
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAMPION = ROOT / "checkpoints" / "mythic_baths_v0-ppo-champion.tar"
@@ -48,6 +52,8 @@ CASES = [
 
 @pytest.mark.parametrize(("blocked", "args", "names", "extra"), CASES, ids=[" ".join(c[1][:2]) + " without " + "+".join(c[0]) for c in CASES])
 def test_a_command_without_its_extra_names_the_extra(tmp_path: Path, blocked: list[str], args: list[str], names: str, extra: str) -> None:
+    if args[0] == "train" and "--dry-run" not in args and not HAS_TRAIN:
+        pytest.skip("the train extra is not installed here: the message would name every training library")
     done = run_blocked(blocked, args, tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stderr

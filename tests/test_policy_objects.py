@@ -146,6 +146,7 @@ def test_tournament_with_a_registry_records_nothing_for_objects_and_code_refs(tm
 
 # ------------------------------------------------------------------ the self-play pool
 def test_opponent_pool_plays_a_user_object_and_refuses_what_cannot_act() -> None:
+    pytest.importorskip("stable_baselines3", reason="the self-play pool needs the train extra")
     from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
 
     mine = FirstLegal()
@@ -163,6 +164,7 @@ def test_opponent_pool_plays_a_user_object_and_refuses_what_cannot_act() -> None
 
 
 def test_train_takes_user_opponents(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib", reason="training needs the train extra")
     from mythzoo.training.config import from_dict
     from mythzoo.training.ppo import train
 
