@@ -228,3 +228,9 @@ def test_classifiers_name_the_tested_pythons_and_the_license_file_exists() -> No
     assert PYPROJECT["license"] == "MIT" and (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert "the mythzoo authors" in (ROOT / "LICENSE").read_text()
     assert (ROOT / "py.typed").exists()
+
+
+def test_the_changelog_has_this_version_and_an_unreleased_section() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text()
+    assert "## [Unreleased]" in text
+    assert re.search(rf"^## \[{re.escape(PYPROJECT['version'])}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.M)

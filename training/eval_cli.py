@@ -146,7 +146,8 @@ def add_eval_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "eval",
         help="play a seat-balanced tournament between policies and rate them",
-        description="Evaluate the policies REFS (random, heuristic, NAME@ALIAS, NAME:VERSION, checkpoint id) on ENV. "
+        description="Evaluate the policies REFS (random, heuristic, NAME@ALIAS, NAME:VERSION, checkpoint id, or your own code as "
+        "py:MODULE:FACTORY, imported and called with the env spec; see docs/usage.md) on ENV. "
         "Symmetric games (Mythic Baths): a seat-balanced tournament, every policy in every seat equally often; "
         "table of games, wins, win rate with a 95% Wilson interval, mean reward and score, OpenSkill "
         "Plackett-Luce rating, cross-play matrix. Asymmetric team games (Mythsgate): give each ref as ROLE:REF "

@@ -270,7 +270,7 @@ def add_play_parser(subparsers: Any) -> None:
     )
     p.add_argument("env", help="environment name (e.g. mythic_baths)")
     p.add_argument("--vs", nargs="+", default=[], metavar="REF",
-                   help="policies for the other seats, one each, in seat order (random, heuristic, checkpoint refs); ROLE:REF in an "
+                   help="policies for the other seats, one each, in seat order (random, heuristic, checkpoint refs, py:MODULE:FACTORY); ROLE:REF in an "
                    "asymmetric game; none in a solo game")
     p.add_argument("--role", default=None, metavar="ROLE", help="your role in an asymmetric game (Mythsgate: invoker or hero)")
     p.add_argument("--seat", type=int, default=None, metavar="I",
