@@ -111,7 +111,9 @@ def tournament(
     (a ref itself, an object's ``name``, or the mapping's key) name the rows of the result. In a
     team game each label or ref is ``ROLE:...`` (``{"hero:mine": policy}``). Objects are used as
     they are (``reset()`` and ``reseed(seed)`` are called before each game when they exist); with
-    ``workers > 1`` each worker gets a pickled copy.
+    ``workers > 1`` each worker gets a pickled copy. ``loader(ref, env, registry, seed) -> policy``
+    replaces :func:`~.loading.load_policy` for the refs (a scheme of your own; it must be a
+    top-level function when ``workers > 1``).
 
     ``num_players``: players at the table, every seat counted (None: the env's default;
     ``GameSpec.size_kwargs``). The schedule is rounded up to whole cycles; all rotations of a lineup
