@@ -342,6 +342,8 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
         from mythzoo.evaluation.loading import name_policies, split_role_ref
 
         named = name_policies(opponents, list(roles) if multi else ())
+        if cfg.num_workers:
+            named.check_picklable()  # each worker process gets a copy of the pool
         for ref, label in zip(named.refs, named.labels):
             only, bare = split_role_ref(ref, list(roles)) if multi else (None, ref)
             policy = named.loader(bare, probe, registry, cfg.seed)
