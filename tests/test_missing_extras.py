@@ -110,3 +110,13 @@ def test_every_optional_library_belongs_to_the_extra_that_declares_it() -> None:
         dist = DISTRIBUTION_OF.get(module, module)
         declared = [req.split(">")[0].split("<")[0].split("=")[0].split("[")[0].strip().lower() for req in extras[extra]]
         assert dist.replace("_", "-") in declared, (module, extra, declared)
+
+
+def test_extras_imports_nothing_but_the_standard_library() -> None:
+    """Every layer may use mythzoo.extras, so it may import nothing of mythzoo nor any optional library."""
+    import ast
+
+    tree = ast.parse((ROOT / "extras.py").read_text())
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported
