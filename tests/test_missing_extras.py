@@ -81,7 +81,7 @@ def test_an_unknown_missing_module_keeps_its_traceback(tmp_path: Path) -> None:
     assert done.returncode == 1 and "Traceback" in done.stderr and "a_module_no_extra_brings" in done.stderr
 
 
-def test_the_library_helpers() -> None:
+def test_the_extras_functions() -> None:
     assert missing_modules(["json", "a_module_that_is_not_there"]) == ["a_module_that_is_not_there"]
     with pytest.raises(MissingExtraError, match=r"plots needs matplotlib, which is not installed: pip install 'mythzoo\[tools\]'"):
         sys.modules["matplotlib"], saved = None, sys.modules.get("matplotlib")
