@@ -3,7 +3,8 @@
 Each subcommand is one ``add_<name>(subparsers)`` function that declares its arguments and sets
 ``func``, a ``(args) -> int`` handler; ``main`` parses and dispatches. Modules are imported only
 when their subcommand runs, so ``mythzoo envs`` needs neither torch nor the tools extra.
-Bad input prints ``mythzoo: error: ...`` and returns 2.
+Bad input prints ``mythzoo: error: ...`` and returns 2; a command whose extra is not installed
+prints which one to install (``mythzoo.extras``) and returns 1.
 
 Subcommands:
 - ``mythzoo envs``: the available environments.
@@ -396,7 +397,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None, handler: Callable[[Any], int] | None = None) -> int:
     """Parse ``argv`` with ``parser`` and run the chosen subcommand (``handler`` overrides its ``func``);
-    usage errors print ``mythzoo <cmd>: error: ...`` and return 2. Every ``main`` in mythzoo uses this."""
+    usage errors print ``mythzoo <cmd>: error: ...`` and return 2; a missing optional library prints
+    the extra that installs it and returns 1. Every ``main`` in mythzoo uses this."""
     try:
         args, extra = parser.parse_known_args(argv)
         # `key=value` overrides may follow options (`train env --config f a=1`), which argparse's
@@ -415,6 +417,14 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None, handle
     except UsageError as e:
         print(f"mythzoo {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as e:
+        from mythzoo.extras import missing_extra_message
+
+        message = missing_extra_message(e, f"mythzoo {args.command}")
+        if message is None:  # not an optional library of mythzoo: a real error, with its traceback
+            raise
+        print(f"mythzoo {args.command}: error: {message}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

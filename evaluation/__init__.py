@@ -7,7 +7,8 @@ What lives here, one concern per module:
 - ``runner``: the one game loop (:func:`play_games`: many games in lockstep, one policy call per
   policy and role per round), used by tournaments, ``mythzoo play``, ``mythzoo demo``, the
   training's fast evaluation and the warm start's demonstrations;
-- ``loading``: policies by ref for the seats (pinning checkpoints, role refs, reuse between games);
+- ``loading``: policies by ref or as objects for the seats (naming objects, pinning checkpoints,
+  role refs, reuse between games);
 - ``schedules``: seat-balanced cycles, role pairings, solo campaigns, the seeds of every game;
 - ``pool``: the one worker pool and :func:`default_workers`;
 - ``play``: :func:`tournament` and :func:`play_game`;
@@ -24,10 +25,15 @@ the ``tools`` extra and are imported when first needed).
 
 from mythzoo.evaluation.loading import (
     BASELINES,
+    NamedPolicies,
+    ObjectLoader,
+    Policies,
+    PolicyLike,
     check_refs,
     check_role_refs,
     checkpoint_role,
     load_policy,
+    name_policies,
     open_registry,
     parse_role_refs,
     split_role_ref,
@@ -61,10 +67,10 @@ from mythzoo.evaluation.stats import mean_interval, t_quantile, wilson_interval
 
 __all__ = [
     "ANCHOR_MU", "ANCHOR_SIGMA", "BASELINES", "HUMAN", "MODEL_MU", "MODEL_SIGMA", "RECORD_FORMAT", "RESULT_FORMAT", "ROLES", "SOLO",
-    "SYMMETRIC", "Decision", "GameRecord", "Outcome", "PairingStats", "PolicyStats", "ReplayError", "ReplayResult", "ReplayStep",
+    "SYMMETRIC", "Decision", "GameRecord", "NamedPolicies", "ObjectLoader", "Policies", "PolicyLike", "Outcome", "PairingStats", "PolicyStats", "ReplayError", "ReplayResult", "ReplayStep",
     "RolePolicyStats", "RoleTournamentResult", "SoloPolicyStats", "SoloResult", "StopGame", "Table", "TournamentResult",
     "check_refs", "check_role_refs", "checkpoint_role", "default_workers", "derive_seed", "format_table", "iter_replay",
-    "load_policy", "load_records", "mean_interval", "open_registry", "outcome", "parse_role_refs", "play_game", "play_games",
+    "load_policy", "load_records", "name_policies", "mean_interval", "open_registry", "outcome", "parse_role_refs", "play_game", "play_games",
     "play_one", "rate_games", "replay", "run_tasks", "score_from_return", "seat_seeds", "seatings", "split_role_ref",
     "summarise", "summarise_roles", "summarise_solo", "t_quantile", "tournament", "unique_labels", "wilson_interval",
 ]

@@ -10,6 +10,10 @@ What is played depends on the game's :class:`~mythzoo.envs.core.spec.GameSpec` `
 
 Every game depends only on the tournament seed and its index (:func:`~.schedules.schedule`), and
 results are ordered by index, so they are the same for any number of workers.
+
+The policies are refs (``random``, ``heuristic``, ``py:module:factory``, checkpoint refs), policy
+objects (anything with ``act``/``act_batch``), or a mapping label -> ref or object; the labels
+name the rows of the results (:func:`~.loading.name_policies`).
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ from mythzoo.envs import make, resolve, spec
 from mythzoo.evaluation.loading import (
     BASELINES,
     Loader,
+    Policies,
     check_refs,
     check_role_refs,
-    load_policy,
+    name_policies,
     parse_role_refs,
     registry_key,
     seat_policy,
@@ -44,13 +49,13 @@ from mythzoo.evaluation.results import (
     summarise_solo,
 )
 from mythzoo.evaluation.runner import play_one
-from mythzoo.evaluation.schedules import ScheduledGame, campaigns, pairings, schedule, seat_seeds, seatings, unique_labels
+from mythzoo.evaluation.schedules import ScheduledGame, campaigns, pairings, schedule, seat_seeds, seatings
 
 
 def play_game(
     env_name: str,
     num_players: int | None,
-    policy_refs_by_seat: Sequence[str],
+    policy_refs_by_seat: Policies,
     seed: int,
     *,
     env_kwargs: dict[str, Any] | None = None,
@@ -60,11 +65,13 @@ def play_game(
     loader: Loader | None = None,
     index: int = 0,
 ) -> GameRecord:
-    """Play one game of ``env_name`` with the policy ``policy_refs_by_seat[i]`` in seat ``i``.
+    """Play one game of ``env_name`` with the policy ``policy_refs_by_seat[i]`` (a ref or a policy
+    object; or a mapping label -> ref or object, in seat order) in seat ``i``.
 
     The env is reset with ``seed``; seat ``i``'s policy gets its own RNG seeded with
-    ``policy_seeds[i]`` (default: derived from ``seed`` and ``i``), so the game replays exactly.
-    ``loader(ref, env, registry, seed)`` builds a policy (default: :func:`~.loading.load_policy`).
+    ``policy_seeds[i]`` (default: derived from ``seed`` and ``i``), so the game replays exactly (a
+    policy object is reseeded only if it has ``reseed(seed)``). ``loader(ref, env, registry, seed)``
+    builds a policy from a ref (default: :func:`~.loading.load_policy`).
     """
     env_name = resolve(env_name)
     kw = spec(env_name).size_kwargs(num_players, env_kwargs)
@@ -72,16 +79,20 @@ def play_game(
     n = len(env.unwrapped.possible_agents)
     if len(policy_refs_by_seat) != n:
         raise ValueError(f"{env_name} has {n} seats, got {len(policy_refs_by_seat)} policy refs")
+    named = name_policies(policy_refs_by_seat, base=loader)
     seeds = list(policy_seeds) if policy_seeds is not None else seat_seeds(seed, n)
-    load = loader or load_policy
-    policies = [load(ref, env, registry, s) for ref, s in zip(policy_refs_by_seat, seeds)]
-    record = GameRecord(env_name, kw, n, int(seed), list(policy_refs_by_seat), seeds, labels=list(labels) if labels else None, index=index)
+    load = named.loader
+    policies = [seat_policy(load, ref, s, env, "", registry, ps) if ref in named.objects else load(ref, env, registry, ps)
+                for s, (ref, ps) in enumerate(zip(named.refs, seeds))]
+    if labels is None and named.objects:
+        labels = named.labels
+    record = GameRecord(env_name, kw, n, int(seed), list(named.refs), seeds, labels=list(labels) if labels else None, index=index)
     return play_one(env, policies, record)
 
 
 def tournament(
     env_name: str,
-    refs: Sequence[str],
+    refs: Policies,
     games: int,
     num_players: int | None = None,
     workers: int = 1,
@@ -94,6 +105,15 @@ def tournament(
     progress: bool = True,
 ) -> TournamentResult | RoleTournamentResult | SoloResult:
     """Play at least ``games`` games of ``env_name`` among the policies ``refs`` and summarise them.
+
+    ``refs``: refs (``random``, ``heuristic``, ``py:module:factory``, checkpoint refs) and policy
+    objects (anything with ``act``/``act_batch``), or a mapping label -> ref or object; the labels
+    (a ref itself, an object's ``name``, or the mapping's key) name the rows of the result. In a
+    team game each label or ref is ``ROLE:...`` (``{"hero:mine": policy}``). Objects are used as
+    they are (``reset()`` and ``reseed(seed)`` are called before each game when they exist); with
+    ``workers > 1`` each worker gets a pickled copy. ``loader(ref, env, registry, seed) -> policy``
+    replaces :func:`~.loading.load_policy` for the refs (a scheme of your own; it must be a
+    top-level function when ``workers > 1``).
 
     ``num_players``: players at the table, every seat counted (None: the env's default;
     ``GameSpec.size_kwargs``). The schedule is rounded up to whole cycles; all rotations of a lineup
@@ -114,15 +134,17 @@ def tournament(
     u = probe.unwrapped
     agents = list(u.possible_agents)
     n = len(agents)
-    refs, labels = list(refs), unique_labels(refs)
-    load = loader or load_policy
     roles = u.roles()
+    named = name_policies(refs, list(roles) if kind != SYMMETRIC else (), base=loader)
+    refs, labels, load = named.refs, named.labels, named.loader
+    if workers > 1 and games > 1:
+        named.check_picklable()
     seat_roles = [u.agent_role(a) for a in agents]
     if kind == SYMMETRIC:
         role_refs = []
         play_refs = check_refs(probe, refs, registry, load)
-        if anchor == "auto":
-            anchor = next((b for b in BASELINES if b in labels), None)
+        if anchor == "auto":  # the first baseline among the policies, by its label
+            anchor = next((lab for b in BASELINES for lab, r in zip(labels, refs) if r == b), None)
         cycle, deal_every = seatings(len(refs), n), n
     else:
         if kind == SOLO:  # the role prefix ("innkeeper:") is optional

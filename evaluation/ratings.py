@@ -33,8 +33,9 @@ def rate_games(
     moves by the mean change of its seats (sigma: the mean new sigma). ``anchor``'s rating is
     reset to (``anchor_mu``, ``anchor_sigma``) before the first and after every game, so the
     scale is fixed: ratings read relative to it."""
-    from openskill.models import PlackettLuce
+    from mythzoo.extras import import_optional
 
+    PlackettLuce = import_optional("openskill.models", "OpenSkill ratings").PlackettLuce
     model = PlackettLuce(mu=MODEL_MU, sigma=MODEL_SIGMA)
     ratings = {lab: (MODEL_MU, MODEL_SIGMA) for lab in labels}
     if anchor is not None:

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 
 def _plt() -> Any:
-    import matplotlib
+    from mythzoo.extras import import_optional
 
+    matplotlib = import_optional("matplotlib", "plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -33,9 +33,9 @@ def wilson_interval(successes: float, n: float, z: float = 1.96) -> tuple[float,
 
 def t_quantile(df: int, q: float = 0.975) -> float:
     """Student's t quantile with ``df`` degrees of freedom (``scipy.stats.t.ppf``): 12.706 for df 1."""
-    from scipy.stats import t
+    from mythzoo.extras import import_optional
 
-    return float(t.ppf(q, df))
+    return float(import_optional("scipy.stats", "Student-t intervals").t.ppf(q, df))
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float, float]:

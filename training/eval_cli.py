@@ -146,7 +146,8 @@ def add_eval_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "eval",
         help="play a seat-balanced tournament between policies and rate them",
-        description="Evaluate the policies REFS (random, heuristic, NAME@ALIAS, NAME:VERSION, checkpoint id) on ENV. "
+        description="Evaluate the policies REFS (random, heuristic, NAME@ALIAS, NAME:VERSION, checkpoint id, or your own code as "
+        "py:MODULE:FACTORY, imported and called with the env spec; see docs/usage.md) on ENV. "
         "Symmetric games (Mythic Baths): a seat-balanced tournament, every policy in every seat equally often; "
         "table of games, wins, win rate with a 95% Wilson interval, mean reward and score, OpenSkill "
         "Plackett-Luce rating, cross-play matrix. Asymmetric team games (Mythsgate): give each ref as ROLE:REF "
@@ -177,6 +178,21 @@ def add_eval_parser(subparsers: Any) -> None:
     add_replay_parser(subparsers)
 
 
+def require_eval_libraries(kind: str, refs: Sequence[str], plot: bool, roles: Sequence[str] = ()) -> None:
+    """Before any game: the tools extra's libraries this evaluation will need (ratings for a
+    symmetric game, t intervals for a solo one, the plot, checkpoints), or the extra to install."""
+    from mythzoo.evaluation import SOLO, SYMMETRIC, split_role_ref
+    from mythzoo.extras import require
+    from mythzoo.policies.refs import is_registry_ref
+
+    needed = ["openskill"] if kind == SYMMETRIC else ["scipy"] if kind == SOLO else []
+    if plot:
+        needed.append("matplotlib")
+    if any(is_registry_ref(split_role_ref(r, list(roles))[1]) for r in refs):
+        needed.append("safetensors")
+    require(needed, "mythzoo eval")
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """Run the tournament, print the table, write the JSON and the PNG."""
     from mythzoo.envs import spec
@@ -187,6 +203,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     env = probe_env(env_name, args.players, kw)
     n = len(env.unwrapped.possible_agents)
     kind = spec(env_name).kind
+    require_eval_libraries(kind, args.refs, bool(args.plot), list(env.unwrapped.roles()) if kind != SYMMETRIC else ())
     anchor = None if args.anchor == "none" else args.anchor
     if kind != SYMMETRIC:
         if args.anchor != "auto":

@@ -16,9 +16,10 @@ or not, and ``mythzoo replay FILE`` re-plays it. Input and output are injectable
 from __future__ import annotations
 
 import argparse
+import re
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 import numpy as np
@@ -29,7 +30,6 @@ from mythzoo.evaluation import (
     SOLO,
     GameRecord,
     StopGame,
-    load_policy,
     parse_role_refs,
     play_one,
     seat_seeds,
@@ -175,7 +175,7 @@ def parse_role_refs_for_play(env: Any, vs: Sequence[str], role: str) -> list[tup
 
 def play(
     env_name: str,
-    vs: Sequence[str] = (),
+    vs: Sequence[Any] | Mapping[str, Any] = (),
     seat: int | None = None,
     seed: int | None = None,
     save: str | None = None,
@@ -188,13 +188,19 @@ def play(
 ) -> GameRecord:
     """Play one game: a person in ``seat``, the policies ``vs`` in the other seats (see
     :func:`plan_seats`: in order for a symmetric game, ``ROLE:REF`` with the person's ``role`` for an
-    asymmetric one, nothing for a solo game). Returns the game record (unfinished if the person quit)
-    and saves it to ``save`` if given."""
+    asymmetric one, nothing for a solo game). ``vs`` holds refs or policy objects (anything with
+    ``act``/``act_batch``), or is a mapping label -> ref or object (``{"hero:mine": policy}`` in an
+    asymmetric game). Returns the game record (unfinished if the person quit) and saves it to
+    ``save`` if given."""
     from mythzoo.envs import resolve
+    from mythzoo.evaluation.loading import name_policies
 
     out = out or sys.stdout
     env_name = resolve(env_name)
-    kw, labels, seat = plan_seats(env_name, vs, seat, role, env_kwargs)
+    roles_of_game = list(make(env_name, **spec(env_name).size_kwargs(None, env_kwargs)).unwrapped.roles()) if vs else []
+    named = name_policies(vs, roles_of_game if spec(env_name).kind == ROLES else ())
+    load = named.loader
+    kw, labels, seat = plan_seats(env_name, named.refs, seat, role, env_kwargs)
     env = make(env_name, **kw)
     u = env.unwrapped
     kind = spec(env_name).kind
@@ -205,7 +211,8 @@ def play(
     refs = [lab if lab == HUMAN or kind != ROLES else lab.split(":", 1)[1] for lab in labels]
     pseeds = [None if r == HUMAN else ps for r, ps in zip(refs, seat_seeds(seed, n))]
     human = HumanPolicy(env, seat, input_fn, out)
-    policies = [human if r == HUMAN else load_policy(r, env, registry, ps) for r, ps in zip(refs, pseeds)]
+    policies = [human if r == HUMAN else load(r, env, registry, ps) for r, ps in zip(refs, pseeds)]
+    labels = [re.sub(r"<object:(.+)>", r"\1", lab) for lab in labels]  # an object by its name
     agents = list(u.possible_agents)
     if kind == SOLO:
         out.write(f"mythzoo play: {env_name} (solo), seed {seed}. You are {agents[0]}.\n")
@@ -263,7 +270,7 @@ def add_play_parser(subparsers: Any) -> None:
     )
     p.add_argument("env", help="environment name (e.g. mythic_baths)")
     p.add_argument("--vs", nargs="+", default=[], metavar="REF",
-                   help="policies for the other seats, one each, in seat order (random, heuristic, checkpoint refs); ROLE:REF in an "
+                   help="policies for the other seats, one each, in seat order (random, heuristic, checkpoint refs, py:MODULE:FACTORY); ROLE:REF in an "
                    "asymmetric game; none in a solo game")
     p.add_argument("--role", default=None, metavar="ROLE", help="your role in an asymmetric game (Mythsgate: invoker or hero)")
     p.add_argument("--seat", type=int, default=None, metavar="I",

@@ -273,8 +273,14 @@ def resume_refs(resume: str | None, roles: list[str], multi: bool) -> dict[str, 
 
 
 # -------------------------------------------------------------------- train
-def train(cfg: TrainConfig) -> dict[str, Any]:
+def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     """Run one training job; returns a summary (run dir, checkpoint ids, evaluations).
+
+    ``opponents``: more members of the ``past`` opponent pool besides ``cfg.opponents``: policy
+    objects (anything with ``act_batch``, e.g. a policy trained by another library) or refs, in a
+    list or a mapping label -> policy (``{"hero:mine": policy}`` for one role of an asymmetric
+    game; without a role an opponent joins every role whose observation size it fits). They must be
+    picklable when ``cfg.num_workers`` > 0.
 
     One policy per role: a symmetric game (every seat the same role) trains one network in
     self-play; an asymmetric game (``invoker`` against ``hero`` seats) trains one network per
@@ -332,6 +338,19 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         for role, agents in roles.items():  # a checkpoint joins the pool of the role it fits
             if size is None or size == spec.obs_sizes[agents[0]]:
                 pools[role].add("past", f"ref:{ref}", policy)
+    if opponents:
+        from mythzoo.evaluation.loading import name_policies, split_role_ref
+
+        named = name_policies(opponents, list(roles) if multi else ())
+        if cfg.num_workers:
+            named.check_picklable()  # each worker process gets a copy of the pool
+        for ref, label in zip(named.refs, named.labels):
+            only, bare = split_role_ref(ref, list(roles)) if multi else (None, ref)
+            policy = named.loader(bare, probe, registry, cfg.seed)
+            size = getattr(policy, "obs_size", None)
+            for role, agents in roles.items():
+                if (only is None or only == role) and (size is None or size == spec.obs_sizes[agents[0]]):
+                    pools[role].add("past", f"user:{label}", policy)
     deadline = time.time() + 60 * cfg.max_minutes if cfg.max_minutes else None
     activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
 

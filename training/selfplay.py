@@ -25,7 +25,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from mythzoo.evaluation.outcome import score_from_return
-from mythzoo.policies.base import BasePolicy
+from mythzoo.policies.base import Policy
 
 
 class OpponentPool:
@@ -37,6 +37,10 @@ class OpponentPool:
     Within ``past`` and ``baselines`` the draw is weighted toward the opponents the learner still
     loses to (prioritized fictitious self-play): a baseline it has mastered fades to a trickle
     (``pfsp_floor``) instead of wasting a fixed share of the games.
+
+    A member is any policy object (the :class:`~mythzoo.policies.base.Policy` protocol: the pool
+    calls only ``act_batch``), a policy trained elsewhere as well as mythzoo's own; with worker
+    processes (``num_workers``) it must be picklable, as each worker gets a copy.
     """
 
     def __init__(self, mix: dict[str, float], seed: int = 0, pfsp_floor: float = 0.1):
@@ -47,15 +51,19 @@ class OpponentPool:
             raise ValueError(f"opponent mix must be non-negative and not all zero: {mix}")
         self.mix = dict(mix)
         self.members: dict[str, list[str]] = {"latest": [], "past": [], "baselines": []}
-        self.policies: dict[str, BasePolicy] = {}
+        self.policies: dict[str, Policy] = {}
         self.rng = np.random.default_rng(seed)
         self.pfsp_floor = pfsp_floor
         # Learner results against each opponent (exponential moving average of its score in [0, 1]).
         self.score: dict[str, float] = {}
         self.games: dict[str, int] = defaultdict(int)
 
-    def add(self, category: str, key: str, policy: BasePolicy) -> None:
-        """Add or replace an opponent."""
+    def add(self, category: str, key: str, policy: Policy) -> None:
+        """Add or replace an opponent (``category``: latest, past or baselines)."""
+        if category not in self.members:
+            raise ValueError(f"unknown opponent category {category!r}; use latest, past, baselines")
+        if not callable(getattr(policy, "act_batch", None)):
+            raise TypeError(f"opponent {key!r} is a {type(policy).__name__} without act_batch(observations, action_masks, agent)")
         if key not in self.members[category]:
             self.members[category].append(key)
         self.policies[key] = policy

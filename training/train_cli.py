@@ -24,14 +24,36 @@ def add_train_parser(subparsers: Any) -> None:
     p.add_argument("--config", help="YAML config (a path, or relative to configs/, e.g. mythic_baths/quick.yaml)")
     p.add_argument("--registry", help="registry directory (default $MYTHZOO_REGISTRY or ./registry)")
     p.add_argument("--resume", help="registry ref to continue from (e.g. mythic_baths_v0-ppo@latest); several roles: 'invoker=REF hero=REF'")
-    p.add_argument("--dry-run", action="store_true", help="print the resolved config and exit")
+    p.add_argument("--dry-run", action="store_true", help="print the resolved config (and the file it came from) and exit")
     p.add_argument("overrides", nargs="*", help="key=value overrides, e.g. total_timesteps=50000 seed=3")
     p.set_defaults(func=run_train)
+
+
+# What `mythzoo train` imports: the config reader, then the trainer (torch, SB3, sb3-contrib, TensorBoard's writer).
+CONFIG_MODULES = ("yaml",)
+TRAIN_MODULES = ("yaml", "torch", "stable_baselines3", "sb3_contrib", "tensorboard")
+
+
+def config_source(config: str | None, env_name: str) -> str:
+    """The file ``load_config`` reads for ``--config`` (or the env's shipped ppo.yaml), as text."""
+    from pathlib import Path
+
+    from mythzoo.training.config import CONFIG_ROOT, default_config_path
+
+    if config is None:
+        path = default_config_path(env_name)
+        return str(path) if path is not None else "none (no shipped configs/<game>/ppo.yaml: the defaults)"
+    p = Path(config)
+    return str(p.resolve() if p.exists() else (CONFIG_ROOT / p).resolve())
 
 
 def run_train(args: argparse.Namespace) -> int:
     """Resolve the config, train, print the summary."""
     from mythzoo import envs as mz_envs
+    from mythzoo.extras import require
+
+    # Every library training needs, checked before any work, so one message lists all that are missing.
+    require(CONFIG_MODULES if args.dry_run else TRAIN_MODULES, "mythzoo train" + (" --dry-run" if args.dry_run else ""))
     from mythzoo.training.config import load_config, to_yaml
 
     try:
@@ -45,9 +67,12 @@ def run_train(args: argparse.Namespace) -> int:
     except (KeyError, ValueError, FileNotFoundError) as e:
         print(f"mythzoo train: {e}", file=sys.stderr)
         return 2
+    source = config_source(args.config, env_name)
     if args.dry_run:
+        print(f"# config: {source}")
         print(to_yaml(cfg))
         return 0
+    print(f"mythzoo train: {env_name}, config {source}", file=sys.stderr, flush=True)
     from mythzoo.training.ppo import train
 
     summary = train(cfg)

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from mythzoo.evaluation.loading import BASELINES, open_registry
+from mythzoo.evaluation.loading import is_object_ref, open_registry
 from mythzoo.evaluation.records import HUMAN
 
 RESULT_FORMAT = "mythzoo-eval/1"
@@ -53,10 +53,15 @@ class Result:
 
     def record_in(self, registry: Any) -> list[str]:
         """Store what the evaluation says of each checkpoint in ``registry`` (a Registry or its path;
-        the baselines and a person are skipped); returns one note per checkpoint."""
+        baselines, code refs, policy objects and a person are skipped); returns one note per checkpoint."""
+        from mythzoo.policies.refs import is_registry_ref
+
+        checkpoints = [s for s in self.stats if is_registry_ref(s.ref) and not is_object_ref(s.ref) and s.ref != HUMAN]
+        if not checkpoints:  # nothing to record: the registry need not even exist
+            return []
         reg = open_registry(registry)
         summary = self.to_dict(include_records=False)
-        return [self._record_policy(reg, s, summary) for s in self.stats if s.ref not in BASELINES and s.ref != HUMAN]
+        return [self._record_policy(reg, s, summary) for s in checkpoints]
 
     def _record_policy(self, reg: Any, s: Any, summary: dict[str, Any]) -> str:
         """Team and solo games: ``record_eval(id, summary, name="eval <env> <role or solo>")``, no rating."""
