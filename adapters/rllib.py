@@ -132,31 +132,37 @@ class MythzooMultiAgentEnv(MultiAgentEnv):
         """Play the action of the agent to move (``action_dict`` holds exactly that agent)."""
         env = self.env
         agent = env.agent_selection
-        if agent not in action_dict or len(action_dict) != 1:
+        if len(action_dict) != 1 or agent not in action_dict:
             raise ValueError(f"{self.game.env_name}: expected an action for {agent!r} (the agent to move) only, got {sorted(action_dict)}")
         action = int(action_dict[agent])
-        illegal = not (0 <= action < self._mask.shape[0] and self._mask[action])
-        if illegal:
-            self.illegal_actions += 1
         env.step(action)
-        rewards = {a: float(r) for a, r in env.rewards.items()}
-        terminated = env.terminations[agent]
-        truncated = env.truncations[agent]
-        if not (terminated or truncated):
+        rewards = dict(env.rewards)  # this step's reward of every agent, mover or not
+        if not (env.terminations[agent] or env.truncations[agent]):
             nxt = env.agent_selection
-            obs = self._observe(nxt)
-            self._mask = obs[MASK_KEY]
-            return {nxt: obs}, rewards, {"__all__": False}, {"__all__": False}, {nxt: dict(env.infos[nxt])}
-        # The game is over: every agent gets its last observation (RLlib needs one to bootstrap a
-        # truncated agent's value), its reward and its done flag.
+            o = env.observe(nxt)
+            mask = self._mask = o["action_mask"].astype(np.float32)
+            return ({nxt: {OBS_KEY: o["observation"], MASK_KEY: mask}}, rewards, {"__all__": False}, {"__all__": False},
+                    {nxt: dict(env.infos[nxt])})
+        return self._game_over(agent, action, rewards)
+
+    def _game_over(self, agent: str, action: int, rewards: dict[str, float]) -> tuple[dict, dict, dict, dict, dict]:
+        """The last step: every agent gets its last observation (RLlib needs one to bootstrap a
+        truncated agent's value), its reward and its done flag. Checked here, off the hot path,
+        whether the game ended because ``action`` was illegal (only an illegal action ends a game
+        on a move its mask forbade)."""
+        env = self.env
+        terminated = bool(env.terminations[agent])
+        truncated = bool(env.truncations[agent]) and not terminated
+        illegal = not (0 <= action < self._mask.shape[0] and self._mask[action])
         self._mask = None
         obs = {a: self._observe(a) for a in self.possible_agents}
         infos = {a: dict(env.infos[a]) for a in self.possible_agents}
         if illegal:
+            self.illegal_actions += 1
             infos[agent]["illegal_action"] = action
-        terms = {a: bool(terminated) for a in self.possible_agents}
-        truncs = {a: bool(truncated and not terminated) for a in self.possible_agents}
-        terms["__all__"], truncs["__all__"] = bool(terminated), bool(truncated and not terminated)
+        terms = dict.fromkeys(self.possible_agents, terminated)
+        truncs = dict.fromkeys(self.possible_agents, truncated)
+        terms["__all__"], truncs["__all__"] = terminated, truncated
         return obs, rewards, terms, truncs, infos
 
     def render(self) -> str | None:
