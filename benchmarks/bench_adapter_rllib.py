@@ -1,6 +1,6 @@
 """The RLlib adapter's cost, measured in one run (run it in the ray stack's venv, `.venvs/ray`):
 
-1. env steps/s of uniform-random legal play through ``MythzooMultiAgentEnv`` against the same
+1. env steps per CPU second of uniform-random legal play through ``MythzooMultiAgentEnv`` against the same
    play through the AEC env (``env.last()`` / ``env.step()``), for every game at its default size;
    the overhead per step is ``adapter time / AEC time - 1`` (target: at most 10%).
 2. learner steps/s of RLlib PPO (``mythzoo.adapters.rllib.ppo_config``, new API stack) against
@@ -42,8 +42,8 @@ def aec_player(game: str, seed: int):
 
     def play(seconds: float) -> tuple[int, float]:
         steps = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             env.reset(seed=seed + games[0])
             games[0] += 1
             for _agent in env.agent_iter():
@@ -54,7 +54,7 @@ def aec_player(game: str, seed: int):
                 legal = np.flatnonzero(obs["action_mask"])
                 env.step(int(legal[rng.integers(legal.size)]))
                 steps += 1
-        return steps, time.perf_counter() - start
+        return steps, time.process_time() - start
 
     return play
 
@@ -69,8 +69,8 @@ def adapter_player(game: str, seed: int):
 
     def play(seconds: float) -> tuple[int, float]:
         steps = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             obs, _ = env.reset(seed=seed + games[0])
             games[0] += 1
             done = False
@@ -80,14 +80,16 @@ def adapter_player(game: str, seed: int):
                 obs, _, terms, truncs, _ = env.step({agent: int(legal[rng.integers(legal.size)])})
                 steps += 1
                 done = terms["__all__"] or truncs["__all__"]
-        return steps, time.perf_counter() - start
+        return steps, time.process_time() - start
 
     return play
 
 
 def env_round(game: str, seconds: float, seed: int, slices: int = 8) -> tuple[float, float]:
-    """AEC and adapter steps/s of one round: ``slices`` alternating turns of ``seconds / slices``
-    each, so that the machine's load changes hit both alike."""
+    """AEC and adapter steps per CPU second of one round: ``slices`` alternating turns of
+    ``seconds / slices`` each. CPU time of this process (the loops are single-threaded), so that
+    other processes on a shared machine do not count; alternating slices, so that what they still
+    change (caches, clock speed) hits both sides alike."""
     players = (aec_player(game, seed), adapter_player(game, seed))
     totals = [[0, 0.0], [0, 0.0]]
     for _ in range(slices):
@@ -98,9 +100,10 @@ def env_round(game: str, seconds: float, seed: int, slices: int = 8) -> tuple[fl
     return totals[0][0] / totals[0][1], totals[1][0] / totals[1][1]
 
 
-def rllib_steps_per_s(iterations: int, runners: int, seed: int = 0) -> tuple[float, int]:
+def rllib_steps_per_s(iterations: int, runners: int, seed: int = 0) -> tuple[float, int, float | None]:
     """RLlib PPO on Mythic Baths: agent steps trained per second over ``iterations`` train()
-    calls after a first (warm-up) one; every decision trains the shared module."""
+    calls after a first (warm-up) one (every decision trains the shared module); and, with no
+    remote env runners, RLlib's sampling alone (steps/s of ``env_runner.sample``, no update)."""
     from mythzoo.adapters.rllib import ppo_config
 
     # mythzoo's shipped PPO settings where RLlib has them: one 2,048-step minibatch, 4 epochs.
@@ -115,9 +118,14 @@ def rllib_steps_per_s(iterations: int, runners: int, seed: int = 0) -> tuple[flo
             result = algo.train()
         seconds = time.perf_counter() - start
         steps = int(result["env_runners"]["num_env_steps_sampled_lifetime"] - warm)
+        sampling = None
+        if algo.env_runner is not None and runners == 0:
+            start = time.perf_counter()
+            episodes = algo.env_runner.sample(num_timesteps=2048, explore=True)
+            sampling = sum(len(e) for e in episodes) / (time.perf_counter() - start)
     finally:
         algo.stop()
-    return steps / seconds, steps
+    return steps / seconds, steps, sampling
 
 
 def mythzoo_steps_per_s(rollouts: int) -> tuple[float, int]:
@@ -156,25 +164,31 @@ def main() -> None:
         for g in GAMES:
             aec, ada = env_round(g, args.seconds, args.seed + 1000 * r)
             env_rounds[g].append({"aec": aec, "adapter": ada, "overhead": aec / ada - 1})
-            print(f"round {r + 1}/{args.repeats} {g:20s}: AEC {aec:8.0f} steps/s, adapter {ada:8.0f} steps/s, overhead {100 * (aec / ada - 1):+5.1f}%", flush=True)
+            print(f"round {r + 1}/{args.repeats} {g:20s}: AEC {aec:8.0f} steps/CPU-s, adapter {ada:8.0f} steps/CPU-s, overhead {100 * (aec / ada - 1):+5.1f}%", flush=True)
     env_summary = {}
     for g, rows in env_rounds.items():
         aec, ada = median(rows, "aec"), median(rows, "adapter")
         env_summary[g] = {"aec_median": aec, "adapter_median": ada, "overhead_of_medians": aec / ada - 1, "median_overhead": median(rows, "overhead")}
-        print(f"{g:20s}: AEC {aec:8.0f}, adapter {ada:8.0f} steps/s (medians); per-step overhead {100 * (aec / ada - 1):+5.1f}% "
+        print(f"{g:20s}: AEC {aec:8.0f}, adapter {ada:8.0f} steps/CPU-s (medians); per-step overhead {100 * (aec / ada - 1):+5.1f}% "
               f"(median of rounds {100 * median(rows, 'overhead'):+5.1f}%; target at most +10%)")
 
     train_rounds: list[dict] = []
     if args.train_repeats:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         for r in range(args.train_repeats):
-            rl, rl_steps = rllib_steps_per_s(args.rllib_iterations, args.rllib_runners, args.seed)
+            rl, rl_steps, sampling = rllib_steps_per_s(args.rllib_iterations, args.rllib_runners, args.seed)
             mz, mz_steps = mythzoo_steps_per_s(args.rollouts)
-            train_rounds.append({"rllib": rl, "rllib_steps": rl_steps, "mythzoo": mz, "mythzoo_steps": mz_steps, "ratio": mz / rl})
-            print(f"train round {r + 1}/{args.train_repeats}: RLlib PPO {rl:7.0f} steps/s over {rl_steps}, mythzoo train {mz:7.0f} steps/s over {mz_steps}, "
+            train_rounds.append({"rllib": rl, "rllib_steps": rl_steps, "rllib_sampling": sampling, "mythzoo": mz, "mythzoo_steps": mz_steps, "ratio": mz / rl})
+            sampled = f" (sampling alone {sampling:.0f} steps/s)" if sampling else ""
+            print(f"train round {r + 1}/{args.train_repeats}: RLlib PPO {rl:7.0f} steps/s over {rl_steps}{sampled}, mythzoo train {mz:7.0f} steps/s over {mz_steps}, "
                   f"mythzoo/RLlib {mz / rl:5.1f}x", flush=True)
         rl, mz = median(train_rounds, "rllib"), median(train_rounds, "mythzoo")
         print(f"RLlib PPO ({args.rllib_runners} env runners)      : {rl:8.0f} learner steps/s (median)")
+        if all(t["rllib_sampling"] for t in train_rounds):
+            sampling = median(train_rounds, "rllib_sampling")
+            env = env_summary["mythic_baths"]["adapter_median"]
+            print(f"RLlib sampling alone           : {sampling:8.0f} steps/s (median); the env through the adapter: {env:.0f} steps/CPU-s, "
+                  f"{100 * sampling / env:.1f}% of sampling time")
         print(f"mythzoo train mythic_baths (2p): {mz:8.0f} learner steps/s (median)")
         print(f"mythzoo / RLlib                : {mz / rl:8.1f}x (ratio of the medians; median of the rounds' ratios {median(train_rounds, 'ratio'):.1f}x)")
     if args.json:

@@ -163,3 +163,14 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
     other = next(a for a in env.possible_agents if a != agent)
     with pytest.raises(ValueError, match="agent to move"):
         env.step({other: 0})
+
+
+def test_without_rllib_the_import_names_the_extra() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys\nsys.modules['ray'] = None\nimport mythzoo.adapters.rllib\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: mythzoo.adapters.rllib needs RLlib") and "pip install mythzoo[rllib]" in last
