@@ -168,3 +168,20 @@ def test_greedy_policy_is_deterministic_and_batches(trained) -> None:
     assert all(m[a] for (_, m, _), a in zip(rows, singles))
     with pytest.raises(ValueError, match="no legal action"):
         policy.act(rows[0][0], np.zeros_like(rows[0][1]), "player_0")
+
+
+def test_games_cut_by_the_round_cap_train() -> None:
+    """Truncated games (Mythsgate's round cap) reach RLlib with a last observation for every agent,
+    which it needs to bootstrap a truncated agent's value; the sampled episodes say truncated."""
+    algo = ppo_config("mythsgate", num_heroes=1, max_rounds=1, seed=0, **SMALL).build_algo()
+    try:
+        runners = algo.train()["env_runners"]
+        assert runners["num_episodes_lifetime"] >= 1 and runners[ILLEGAL_ACTIONS_METRIC] == 0
+        episodes = algo.env_runner.sample(num_episodes=4, explore=True)
+        assert any(ep.is_truncated for ep in episodes)
+        for ep in episodes:
+            assert ep.is_done
+            if ep.is_truncated:
+                assert all(e.is_truncated for e in ep.agent_episodes.values())
+    finally:
+        algo.stop()
