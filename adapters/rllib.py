@@ -72,7 +72,8 @@ class MythzooMultiAgentEnv(MultiAgentEnv):
     ``config`` (RLlib's ``env_config``): ``env`` (the game's name, e.g. ``"mythsgate"``), the
     game's own keyword arguments (``num_heroes=2``, ``reward_mode=...``), and optionally ``seed``
     (the first game's seed when ``reset`` gets none; later games draw theirs from a generator so
-    seeded) and ``strict`` (``True``: an illegal action raises ``IllegalActionError``; default
+    seeded; offset by RLlib's env runner and vector index, so that no two envs play the same
+    games) and ``strict`` (``True``: an illegal action raises ``IllegalActionError``; default
     ``False``: PettingZoo's standard rule, the game ends with -1 for the offender). An illegal
     action is noted in the offender's info as ``illegal_action`` and counted in
     :attr:`illegal_actions`; a masking module never takes one.
@@ -83,6 +84,8 @@ class MythzooMultiAgentEnv(MultiAgentEnv):
     def __init__(self, config: Mapping[str, Any] | None = None):
         super().__init__()
         game, kwargs, seed, strict = _env_kwargs(config or {})
+        if seed is not None:  # RLlib's EnvContext: each env of each env runner plays its own games
+            seed = int(seed) + 10_000 * int(getattr(config, "worker_index", 0)) + int(getattr(config, "vector_index", 0))
         self.game = spec(game)
         self.env_kwargs = kwargs
         self.env = self.game.make_raw(**kwargs) if strict else self.game.make(**kwargs)

@@ -174,3 +174,15 @@ def test_without_rllib_the_import_names_the_extra() -> None:
     assert done.returncode == 1
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: mythzoo.adapters.rllib needs RLlib") and "pip install mythzoo[rllib]" in last
+
+
+def test_each_env_runner_plays_its_own_games() -> None:
+    from ray.rllib.env.env_context import EnvContext
+
+    def first_obs(worker_index: int, vector_index: int = 0) -> bytes:
+        env = MythzooMultiAgentEnv(EnvContext({"env": "mythic_baths", "seed": 5}, worker_index=worker_index, vector_index=vector_index))
+        obs, _ = env.reset()
+        return next(iter(obs.values()))["observations"].tobytes()
+
+    assert first_obs(1) == first_obs(1)
+    assert len({first_obs(0), first_obs(1), first_obs(2), first_obs(1, 1)}) == 4
