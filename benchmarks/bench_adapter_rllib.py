@@ -1,7 +1,8 @@
 """The RLlib adapter's cost, measured in one run (run it in the ray stack's venv, `.venvs/ray`):
 
-1. env steps per CPU second of uniform-random legal play through ``MythzooMultiAgentEnv`` against the same
-   play through the AEC env (``env.last()`` / ``env.step()``), for every game at its default size;
+1. env steps per CPU second through ``MythzooMultiAgentEnv`` against the AEC env (``env.last()`` /
+   ``env.step()``), for every game at its default size, both replaying the same recorded games of
+   uniform-random legal play (so the loops time the env's work only, no policy);
    the overhead per step is ``adapter time / AEC time - 1`` (target: at most 10%).
 2. learner steps/s of RLlib PPO (``mythzoo.adapters.rllib.ppo_config``, new API stack) against
    ``mythzoo train mythic_baths`` (the shipped config, as ``benchmarks/bench_train.py`` runs it),
@@ -32,54 +33,77 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 GAMES = ("mythic_baths", "mythsgate", "mythwind_innkeeper")
 
 
-def aec_player(game: str, seed: int):
-    """Random legal play through the AEC env: ``play(seconds) -> (decisions, seconds)``, whole games, resets included."""
+def record_games(game: str, seed: int, games: int) -> list[tuple[int, list[int]]]:
+    """``games`` games of uniform-random legal play: (seed, actions) each, replayed by both sides so
+    that the timed loops do the env's work and nothing else (no policy, the same states)."""
     from mythzoo.envs import spec
 
     env = spec(game).make()
     rng = np.random.default_rng(seed)
-    games = [0]
+    out = []
+    for g in range(games):
+        env.reset(seed=seed + g)
+        actions = []
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            actions.append(int(legal[rng.integers(legal.size)]))
+            env.step(actions[-1])
+        out.append((seed + g, actions))
+    return out
+
+
+def aec_player(game: str, recorded: list[tuple[int, list[int]]]):
+    """The recorded games through the AEC env: ``play(seconds) -> (decisions, CPU seconds)``,
+    whole games, resets included."""
+    from mythzoo.envs import spec
+
+    env = spec(game).make()
+    nxt = [0]
 
     def play(seconds: float) -> tuple[int, float]:
         steps = 0
         start = time.process_time()
         while time.process_time() - start < seconds:
-            env.reset(seed=seed + games[0])
-            games[0] += 1
+            game_seed, actions = recorded[nxt[0] % len(recorded)]
+            nxt[0] += 1
+            env.reset(seed=game_seed)
+            i = 0
             for _agent in env.agent_iter():
-                obs, _, term, trunc, _ = env.last()
+                _obs, _, term, trunc, _ = env.last()
                 if term or trunc:
                     env.step(None)
                     continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(legal.size)]))
-                steps += 1
+                env.step(actions[i])
+                i += 1
+            steps += i
         return steps, time.process_time() - start
 
     return play
 
 
-def adapter_player(game: str, seed: int):
-    """The same play through RLlib's MultiAgentEnv interface (the adapter), the same games."""
+def adapter_player(game: str, recorded: list[tuple[int, list[int]]]):
+    """The same games through RLlib's MultiAgentEnv interface (the adapter)."""
     from mythzoo.adapters.rllib import MythzooMultiAgentEnv
 
     env = MythzooMultiAgentEnv({"env": game})
-    rng = np.random.default_rng(seed)
-    games = [0]
+    nxt = [0]
 
     def play(seconds: float) -> tuple[int, float]:
         steps = 0
         start = time.process_time()
         while time.process_time() - start < seconds:
-            obs, _ = env.reset(seed=seed + games[0])
-            games[0] += 1
-            done = False
-            while not done:
-                (agent, o), = obs.items()
-                legal = np.flatnonzero(o["action_mask"])
-                obs, _, terms, truncs, _ = env.step({agent: int(legal[rng.integers(legal.size)])})
-                steps += 1
-                done = terms["__all__"] or truncs["__all__"]
+            game_seed, actions = recorded[nxt[0] % len(recorded)]
+            nxt[0] += 1
+            obs, _ = env.reset(seed=game_seed)
+            for action in actions:
+                (agent, _o), = obs.items()
+                obs, _, terms, truncs, _ = env.step({agent: action})
+            assert terms["__all__"] or truncs["__all__"], "the replayed game did not end"
+            steps += len(actions)
         return steps, time.process_time() - start
 
     return play
@@ -90,7 +114,8 @@ def env_round(game: str, seconds: float, seed: int, slices: int = 8) -> tuple[fl
     ``seconds / slices`` each. CPU time of this process (the loops are single-threaded), so that
     other processes on a shared machine do not count; alternating slices, so that what they still
     change (caches, clock speed) hits both sides alike."""
-    players = (aec_player(game, seed), adapter_player(game, seed))
+    recorded = record_games(game, seed, 40)
+    players = (aec_player(game, recorded), adapter_player(game, recorded))
     totals = [[0, 0.0], [0, 0.0]]
     for _ in range(slices):
         for side, play in enumerate(players):
@@ -104,8 +129,14 @@ def rllib_steps_per_s(iterations: int, runners: int, seed: int = 0) -> tuple[flo
     """RLlib PPO on Mythic Baths: agent steps trained per second over ``iterations`` train()
     calls after a first (warm-up) one (every decision trains the shared module); and, with no
     remote env runners, RLlib's sampling alone (steps/s of ``env_runner.sample``, no update)."""
+    import torch
+
     from mythzoo.adapters.rllib import ppo_config
 
+    # One torch thread: RLlib samples and updates in this process, one observation per forward pass
+    # while sampling, where a second thread only spin-waits against the game (mythzoo's trainer
+    # leaves torch at its update's 2 threads, so set it back every round).
+    torch.set_num_threads(1)
     # mythzoo's shipped PPO settings where RLlib has them: one 2,048-step minibatch, 4 epochs.
     config = ppo_config("mythic_baths", num_players=2, reward_mode="dense", seed=seed, hiddens=(128, 128),
                         train_batch_size=2048, minibatch_size=2048, num_epochs=4, num_env_runners=runners)
@@ -156,7 +187,7 @@ def main() -> None:
     import ray
     import torch
 
-    torch.set_num_threads(1)  # as benchmarks/bench_train.py: the same threads for both trainers
+    torch.set_num_threads(1)  # as benchmarks/bench_train.py (mythzoo's trainer sets its own threads per phase)
     print(f"python {platform.python_version()}, numpy {np.__version__}, torch {torch.__version__}, ray {ray.__version__}, {platform.machine()}")
 
     env_rounds: dict[str, list[dict]] = {g: [] for g in GAMES}
