@@ -47,6 +47,8 @@ __all__ = [
     "RLlibPolicy",
     "RoleMapping",
     "agent_roles",
+    "model_config",
+    "module_spec",
     "ppo_config",
 ]
 
@@ -204,6 +206,26 @@ class IllegalActionCounter(RLlibCallback):
             metrics_logger.log_value(ILLEGAL_ACTIONS_METRIC, count, reduce="sum")
 
 
+def model_config(hiddens: Sequence[int] = (128, 128)) -> dict[str, Any]:
+    """The modules' network: ``hiddens`` tanh layers, separate actor and critic (RLlib's
+    ``DefaultModelConfig`` keys)."""
+    return {"fcnet_hiddens": list(hiddens), "fcnet_activation": "tanh", "vf_share_layers": False}
+
+
+def module_spec(game: str, role: str | None = None, *, hiddens: Sequence[int] = (128, 128), module_class: type | None = None,
+                **env_kwargs: Any) -> RLModuleSpec:
+    """The ``RLModuleSpec`` :func:`ppo_config` uses for ``role`` (default: the game's first role),
+    with its observation and action spaces filled in: ``module_spec(...).build()`` makes a module
+    that takes a trained one's weights (``set_state``)."""
+    env = MythzooMultiAgentEnv({"env": game, **env_kwargs})
+    role = role or env.role(env.possible_agents[0])
+    agent = next((a for a in env.possible_agents if env.role(a) == role), None)
+    if agent is None:
+        raise ValueError(f"{env.game.env_name} has no role {role!r}; roles: {', '.join(dict.fromkeys(map(env.role, env.possible_agents)))}")
+    return RLModuleSpec(module_class=module_class or ActionMaskingTorchRLModule, observation_space=env.observation_spaces[agent],
+                        action_space=env.action_spaces[agent], model_config=model_config(hiddens))
+
+
 def ppo_config(
     game: str,
     *,
@@ -234,13 +256,12 @@ def ppo_config(
     env_config: dict[str, Any] = {"env": game, **s.size_kwargs(None, env_kwargs)}
     if seed is not None:
         env_config["seed"] = int(seed)
-    model_config = {"fcnet_hiddens": list(hiddens), "fcnet_activation": "tanh", "vf_share_layers": False}
     cls = module_class or ActionMaskingTorchRLModule
     config = (
         PPOConfig()
         .environment(MythzooMultiAgentEnv, env_config=env_config)
         .multi_agent(policies=set(module_ids), policy_mapping_fn=RoleMapping(roles), policies_to_train=module_ids)
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: RLModuleSpec(module_class=cls, model_config=model_config) for m in module_ids}))
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: RLModuleSpec(module_class=cls, model_config=model_config(hiddens)) for m in module_ids}))
         .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=1)
         .learners(num_learners=0)
         .training(train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size, num_epochs=num_epochs, lr=lr, entropy_coeff=entropy_coeff)

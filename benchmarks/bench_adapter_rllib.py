@@ -159,11 +159,12 @@ def rllib_steps_per_s(iterations: int, runners: int, seed: int = 0) -> tuple[flo
     return steps / seconds, steps, sampling
 
 
-def mythzoo_steps_per_s(rollouts: int) -> tuple[float, int]:
-    """``mythzoo train mythic_baths`` as benchmarks/bench_train.py measures it."""
+def mythzoo_steps_per_s(rollouts: int, overrides: list[str]) -> tuple[float, int]:
+    """``mythzoo train mythic_baths`` as benchmarks/bench_train.py measures it (``overrides``:
+    config keys, e.g. ``num_workers=0``)."""
     from bench_train import bench_mythzoo
 
-    return bench_mythzoo(rollouts)
+    return bench_mythzoo(rollouts, overrides=overrides)
 
 
 def median(rows: list[dict], key: str) -> float:
@@ -179,8 +180,11 @@ def main() -> None:
     ap.add_argument("--rollouts", type=int, default=3, help="mythzoo rollouts per round (64 games x 128 steps each)")
     ap.add_argument("--train-repeats", type=int, default=3, help="training rounds (each: RLlib, then mythzoo); 0 skips training")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--env-repeats", type=int, default=None, help="env rounds (default: --repeats; 0 skips the env part)")
+    ap.add_argument("overrides", nargs="*", help="config overrides key=value for the mythzoo side (e.g. num_workers=0)")
     ap.add_argument("--json", help="write every figure here")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
+    env_repeats = args.repeats if args.env_repeats is None else args.env_repeats
     if args.repeats < 1 or args.seconds <= 0 or args.rllib_iterations < 1 or args.rollouts < 1 or args.train_repeats < 0 or args.rllib_runners < 0:
         ap.error("--repeats, --rllib-iterations, --rollouts must be at least 1, --seconds positive, --train-repeats and --rllib-runners not negative")
 
@@ -191,13 +195,15 @@ def main() -> None:
     print(f"python {platform.python_version()}, numpy {np.__version__}, torch {torch.__version__}, ray {ray.__version__}, {platform.machine()}")
 
     env_rounds: dict[str, list[dict]] = {g: [] for g in GAMES}
-    for r in range(args.repeats):
+    for r in range(env_repeats):
         for g in GAMES:
             aec, ada = env_round(g, args.seconds, args.seed + 1000 * r)
             env_rounds[g].append({"aec": aec, "adapter": ada, "overhead": aec / ada - 1})
-            print(f"round {r + 1}/{args.repeats} {g:20s}: AEC {aec:8.0f} steps/CPU-s, adapter {ada:8.0f} steps/CPU-s, overhead {100 * (aec / ada - 1):+5.1f}%", flush=True)
+            print(f"round {r + 1}/{env_repeats} {g:20s}: AEC {aec:8.0f} steps/CPU-s, adapter {ada:8.0f} steps/CPU-s, overhead {100 * (aec / ada - 1):+5.1f}%", flush=True)
     env_summary = {}
     for g, rows in env_rounds.items():
+        if not rows:
+            continue
         aec, ada = median(rows, "aec"), median(rows, "adapter")
         env_summary[g] = {"aec_median": aec, "adapter_median": ada, "overhead_of_medians": aec / ada - 1, "median_overhead": median(rows, "overhead")}
         print(f"{g:20s}: AEC {aec:8.0f}, adapter {ada:8.0f} steps/CPU-s (medians); per-step overhead {100 * (aec / ada - 1):+5.1f}% "
@@ -208,19 +214,19 @@ def main() -> None:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         for r in range(args.train_repeats):
             rl, rl_steps, sampling = rllib_steps_per_s(args.rllib_iterations, args.rllib_runners, args.seed)
-            mz, mz_steps = mythzoo_steps_per_s(args.rollouts)
+            mz, mz_steps = mythzoo_steps_per_s(args.rollouts, args.overrides)
             train_rounds.append({"rllib": rl, "rllib_steps": rl_steps, "rllib_sampling": sampling, "mythzoo": mz, "mythzoo_steps": mz_steps, "ratio": mz / rl})
             sampled = f" (sampling alone {sampling:.0f} steps/s)" if sampling else ""
             print(f"train round {r + 1}/{args.train_repeats}: RLlib PPO {rl:7.0f} steps/s over {rl_steps}{sampled}, mythzoo train {mz:7.0f} steps/s over {mz_steps}, "
                   f"mythzoo/RLlib {mz / rl:5.1f}x", flush=True)
         rl, mz = median(train_rounds, "rllib"), median(train_rounds, "mythzoo")
         print(f"RLlib PPO ({args.rllib_runners} env runners)      : {rl:8.0f} learner steps/s (median)")
-        if all(t["rllib_sampling"] for t in train_rounds):
+        if all(t["rllib_sampling"] for t in train_rounds) and "mythic_baths" in env_summary:
             sampling = median(train_rounds, "rllib_sampling")
             env = env_summary["mythic_baths"]["adapter_median"]
             print(f"RLlib sampling alone           : {sampling:8.0f} steps/s (median); the env through the adapter: {env:.0f} steps/CPU-s, "
                   f"{100 * sampling / env:.1f}% of sampling time")
-        print(f"mythzoo train mythic_baths (2p): {mz:8.0f} learner steps/s (median)")
+        print(f"mythzoo train mythic_baths (2p): {mz:8.0f} learner steps/s (median){' ' + ' '.join(args.overrides) if args.overrides else ''}")
         print(f"mythzoo / RLlib                : {mz / rl:8.1f}x (ratio of the medians; median of the rounds' ratios {median(train_rounds, 'ratio'):.1f}x)")
     if args.json:
         Path(args.json).write_text(json.dumps({"env_rounds": env_rounds, "env": env_summary, "train_rounds": train_rounds, "args": vars(args)}, indent=2))

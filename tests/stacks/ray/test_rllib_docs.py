@@ -93,3 +93,26 @@ def test_self_play_seats_the_learner_once_per_game(page_namespace) -> None:
         assert modules.count("player") == 1 and set(modules) - {"player"} <= set(page_namespace["PAST"])
         seats.append(modules.index("player"))
     assert set(seats) == {0, 1}
+
+
+def test_restored_weights_play_as_the_trained_module(page_namespace) -> None:
+    import numpy as np
+
+    from mythzoo.adapters.rllib import MythzooMultiAgentEnv
+
+    trained, restored = page_namespace["policy"], page_namespace["same"]
+    env = MythzooMultiAgentEnv({"env": "mythic_baths", "seed": 3})
+    rows = []
+    for _ in range(16):
+        obs, _ = env.reset()
+        (agent, o), = obs.items()
+        rows.append((o["observations"], o["action_mask"].astype(np.int8)))
+    obs_batch, masks = np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows])
+    assert list(trained.act_batch(obs_batch, masks, "player_0")) == list(restored.act_batch(obs_batch, masks, "player_0"))
+
+    def logits(module):
+        batch = {"obs": {"observations": torch.as_tensor(obs_batch), "action_mask": torch.as_tensor(masks.astype(np.float32))}}
+        with torch.no_grad():
+            return module.forward_inference(batch)["action_dist_inputs"]
+
+    assert torch.equal(logits(trained.modules["player"]), logits(restored.modules[None]))

@@ -186,3 +186,15 @@ def test_each_env_runner_plays_its_own_games() -> None:
 
     assert first_obs(1) == first_obs(1)
     assert len({first_obs(0), first_obs(1), first_obs(2), first_obs(1, 1)}) == 4
+
+
+def test_module_spec_has_each_roles_spaces() -> None:
+    from mythzoo.adapters.rllib import module_spec
+
+    env = MythzooMultiAgentEnv({"env": "mythsgate", "num_heroes": 2})
+    for role, agent in (("invoker", "invoker"), ("hero", "hero_1")):
+        s = module_spec("mythsgate", role, num_heroes=2)
+        assert s.observation_space == env.observation_spaces[agent] and s.action_space == env.action_spaces[agent]
+    assert module_spec("mythic_baths").action_space.n == MythzooMultiAgentEnv({"env": "mythic_baths"}).action_spaces["player_0"].n
+    with pytest.raises(ValueError, match="no role 'villain'"):
+        module_spec("mythsgate", "villain")
