@@ -4,7 +4,8 @@ policy wrapper that lets a trained RLModule play in mythzoo's tournaments.
 - :class:`MythzooMultiAgentEnv` wraps any registered mythzoo game. Only the agent to move gets an
   observation, in the form RLlib's stock action-masking module
   (``ray.rllib.examples.rl_modules.classes.action_masking_rlm.ActionMaskingTorchRLModule``)
-  reads: ``{"observations": float32 vector, "action_mask": float32 0/1 vector}``. Every agent's
+  reads: ``{"observations": float32 vector, "action_mask": 0/1 vector}`` (the AEC env's int8 mask
+  itself, uncopied: the module takes ``log(mask)``, which torch computes in float). Every agent's
   reward of a step is reported at that step, also for agents that did not move (RLlib adds a
   reward earned while another agent moved to that agent's next step); when a game ends every
   agent gets a final observation, its reward and ``terminateds``/``truncateds`` (``"__all__"``
@@ -98,7 +99,7 @@ class MythzooMultiAgentEnv(MultiAgentEnv):
         self.observation_spaces = {
             a: gym.spaces.Dict({
                 OBS_KEY: u.observation_space(a)["observation"],
-                MASK_KEY: gym.spaces.Box(0.0, 1.0, shape=(int(u.action_space(a).n),), dtype=np.float32),
+                MASK_KEY: u.observation_space(a)["action_mask"],
             })
             for a in self.possible_agents
         }
@@ -111,7 +112,7 @@ class MythzooMultiAgentEnv(MultiAgentEnv):
     # -------------------------------------------------------------- helpers
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = self.env.observe(agent)
-        return {OBS_KEY: obs["observation"], MASK_KEY: obs["action_mask"].astype(np.float32)}
+        return {OBS_KEY: obs["observation"], MASK_KEY: obs["action_mask"]}
 
     def role(self, agent: str) -> str:
         """The role ``agent`` plays (``player``, ``invoker``, ``hero``, ``innkeeper``)."""
@@ -145,8 +146,8 @@ class MythzooMultiAgentEnv(MultiAgentEnv):
         if not (env.terminations[agent] or env.truncations[agent]):
             nxt = env.agent_selection
             o = env.observe(nxt)
-            mask = self._mask = o["action_mask"].astype(np.float32)
-            return ({nxt: {OBS_KEY: o["observation"], MASK_KEY: mask}}, rewards, {"__all__": False}, {"__all__": False},
+            self._mask = o["action_mask"]  # a new array per call: safe to hand on without a copy
+            return ({nxt: {OBS_KEY: o["observation"], MASK_KEY: self._mask}}, rewards, {"__all__": False}, {"__all__": False},
                     {nxt: dict(env.infos[nxt])})
         return self._game_over(agent, action, rewards)
 

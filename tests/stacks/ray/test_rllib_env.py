@@ -45,7 +45,7 @@ def play(config: dict, seed: int, rng: np.random.Generator):
         assert len(obs) == 1, "only the agent to move observes mid-game"
         (agent, o), = obs.items()
         assert env.observation_spaces[agent].contains(o)
-        assert o["action_mask"].dtype == np.float32 and o["action_mask"].any()
+        assert o["action_mask"].dtype == np.int8 and o["action_mask"].any()
         action = int(rng.choice(np.flatnonzero(o["action_mask"])))
         actions.append(action)
         obs, rewards, terms, truncs, infos = env.step({agent: action})
@@ -198,3 +198,23 @@ def test_module_spec_has_each_roles_spaces() -> None:
     assert module_spec("mythic_baths").action_space.n == MythzooMultiAgentEnv({"env": "mythic_baths"}).action_spaces["player_0"].n
     with pytest.raises(ValueError, match="no role 'villain'"):
         module_spec("mythsgate", "villain")
+
+
+@pytest.mark.parametrize("config", CASES[:1] + CASES[2:3] + CASES[5:6], ids=["mythic_baths", "mythsgate", "mythwind_innkeeper"])
+def test_observations_handed_out_never_change_afterwards(config: dict) -> None:
+    """The adapter passes the env's arrays on without copying (RLlib keeps them in its episodes):
+    none may change as the game goes on."""
+    env = MythzooMultiAgentEnv(config)
+    rng = np.random.default_rng(0)
+    kept = []
+    for seed in range(2):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            (agent, o), = obs.items()
+            kept.append((o, {k: v.copy() for k, v in o.items()}))
+            obs, _, terms, truncs, _ = env.step({agent: int(rng.choice(np.flatnonzero(o["action_mask"])))})
+            done = terms["__all__"] or truncs["__all__"]
+        kept += [(o, {k: v.copy() for k, v in o.items()}) for o in obs.values()]
+    assert len(kept) > 20
+    assert all(np.array_equal(o[k], copy[k]) for o, copy in kept for k in o)
