@@ -249,7 +249,9 @@ def ppo_config(
     Innkeeper. ``module_class`` (default: RLlib's ``ActionMaskingTorchRLModule``) must read the
     ``observations``/``action_mask`` dict. Defaults suit 2 cores: sampling in the main process
     (``num_env_runners=0``), a local learner, 2,000 steps per update. ``seed`` seeds RLlib and
-    the games. :class:`IllegalActionCounter` is attached as a callback."""
+    the games. :class:`IllegalActionCounter` is attached as a callback. On a small machine call
+    ``torch.set_num_threads(1)`` before training: sampling runs one observation per forward pass,
+    and a second thread only spin-waits against the game."""
     game = resolve(game)
     s = spec(game)
     roles = agent_roles(game, **env_kwargs)

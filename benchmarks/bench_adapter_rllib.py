@@ -9,7 +9,8 @@
    both on Mythic Baths, 2 players, dense reward, 128x128 tanh networks, 4 epochs per update.
 
     .venvs/ray/bin/python benchmarks/bench_adapter_rllib.py [--seconds 2] [--repeats 5]
-        [--rllib-iterations 2] [--rllib-runners 0] [--train-repeats 3] [--rollouts 3] [--json out.json]
+        [--rllib-iterations 2] [--rllib-runners 0] [--train-repeats 3] [--rollouts 3] [--env-repeats N]
+        [--json out.json] [mythzoo config overrides key=value ...]
 
 Measurements run round-robin (each round: AEC then adapter for every game; RLlib then mythzoo
 for training) so that a change in the machine's load hits both sides of a round alike. Printed:
@@ -185,6 +186,8 @@ def main() -> None:
     ap.add_argument("--json", help="write every figure here")
     args = ap.parse_intermixed_args()
     env_repeats = args.repeats if args.env_repeats is None else args.env_repeats
+    if env_repeats < 0:
+        ap.error("--env-repeats must not be negative")
     if args.repeats < 1 or args.seconds <= 0 or args.rllib_iterations < 1 or args.rollouts < 1 or args.train_repeats < 0 or args.rllib_runners < 0:
         ap.error("--repeats, --rllib-iterations, --rollouts must be at least 1, --seconds positive, --train-repeats and --rllib-runners not negative")
 
@@ -211,7 +214,7 @@ def main() -> None:
 
     train_rounds: list[dict] = []
     if args.train_repeats:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
         for r in range(args.train_repeats):
             rl, rl_steps, sampling = rllib_steps_per_s(args.rllib_iterations, args.rllib_runners, args.seed)
             mz, mz_steps = mythzoo_steps_per_s(args.rollouts, args.overrides)

@@ -22,7 +22,7 @@ def blocks() -> list[str]:
 @pytest.fixture(scope="module")
 def page_namespace():
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     ns: dict = {"__name__": "rllib_md"}
     cwd = os.getcwd()
     os.chdir(ROOT)  # the page's paths (checkpoints/...) are relative to a clone's root

@@ -32,7 +32,7 @@ class UnmaskedModule(ActionMaskingTorchRLModule):
 @pytest.fixture(scope="module", autouse=True)
 def ray_local():
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
 
 
