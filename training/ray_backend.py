@@ -1,0 +1,396 @@
+"""Self-play games played by Ray actors: the rollout workers of ``backend: ray``.
+
+:class:`RaySelfPlayVecEnv` is :class:`~mythzoo.training.parallel.SubprocSelfPlayVecEnv` with its
+worker processes replaced by Ray actors (:class:`RolloutWorker`), so the games can be played on
+other machines of a Ray cluster while the learner (inference and the PPO update) stays in the
+training process. Everything else is shared with the process backend: the split of the games into
+``num_workers`` blocks, worker ``w`` seeded ``seed + 7919 * w``, the opponent pools of the workers
+drawing the seats and the main pools keeping the statistics, and the pipelined rollout
+(:func:`~mythzoo.training.parallel.collect_rollouts_pipelined`, which receives the blocks in worker
+order). So a seeded run plays the same games and stores the same rollouts on either backend.
+
+Transport: each opponent-pool addition (a snapshot) is put in Ray's object store once
+(``ray.put``) and every actor reads it from there. A network opponent travels as its arrays, its
+``arch`` and its random generator's state, and is rebuilt as the same numpy policy in the actor;
+other policies (the baselines) go through Ray's in-memory serialization between the processes of
+this run. Nothing is ever read back from a file with pickle.
+
+Faults: each actor is created with ``max_restarts``. When one dies, the step it had in flight is
+not redone: its block's games are cut there (reported to the learner as time-limit truncations,
+bootstrapped from the value of the observation the learner last saw in each game), the restarted
+actor gets the whole opponent pool again, is reseeded (``seed + 7919 * w + 104729 * restarts``)
+and starts fresh games, and training goes on. Snapshots are registered by the learner, so a dead
+actor never loses one.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from mythzoo.policies.base import BasePolicy
+from mythzoo.training.parallel import BLAS_THREAD_VARS, WORKER_SEED_STRIDE, SubprocSelfPlayVecEnv
+from mythzoo.training.selfplay import OpponentPool
+
+try:
+    import ray
+    from ray.exceptions import GetTimeoutError, RayActorError
+except ImportError:  # the extra is missing: require_ray() says which one to install
+    ray = None
+
+RESTART_SEED_STRIDE = 104729
+EXTRA_HINT = "the Ray backend needs Ray: pip install mythzoo[ray]"
+ACTOR_START_TIMEOUT_S = 120.0  # actors that cannot be placed (too few CPUs in the cluster) fail after this
+RESTART_TIMEOUT_S = 120.0
+
+
+class RayBackendError(RuntimeError):
+    """The Ray backend cannot go on (no cluster to join, actors that cannot be placed or keep dying)."""
+
+
+def require_ray() -> Any:
+    """The ``ray`` module; ``ImportError`` with a one-line message naming the extra when it is missing."""
+    if ray is None:
+        raise ImportError(EXTRA_HINT)
+    return ray
+
+
+# ------------------------------------------------------------------ cluster
+_started_here = False
+
+
+def connect(address: str | None, num_cpus: int | None = None) -> bool:
+    """Join the Ray cluster at ``address``, or start a local one (``address=None``); a no-op when
+    this process is already connected. Returns whether this call started the connection (the
+    caller then ends it with :func:`disconnect`). ``num_cpus``: logical CPUs of a local cluster."""
+    global _started_here
+    require_ray()
+    if ray.is_initialized():
+        return False
+    kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "WARNING", "log_to_driver": True}
+    if address is None:
+        kwargs["num_cpus"] = num_cpus
+    try:
+        ray.init(address=address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        where = f"the Ray cluster at {address!r}" if address else "a local Ray cluster"
+        raise RayBackendError(f"cannot connect to {where}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    _started_here = True
+    return True
+
+
+def disconnect() -> None:
+    """End the Ray connection if :func:`connect` started it (a local cluster stops with it)."""
+    global _started_here
+    if _started_here and ray is not None and ray.is_initialized():
+        ray.shutdown()
+    _started_here = False
+
+
+# ---------------------------------------------------------------- policies
+def encode_policy(policy: BasePolicy) -> dict[str, Any]:
+    """A pool member as plain data for the object store: a numpy MLP as its arrays, ``arch``,
+    sampling mode and generator state (rebuilt exactly by :func:`decode_policy`); any other
+    policy as itself (Ray serializes it in memory, as the process backend's pipes do)."""
+    from mythzoo.policies.neural import MLPPolicy
+
+    if type(policy) is MLPPolicy:
+        weights: dict[str, np.ndarray] = {}
+        for i, (w, b) in enumerate(policy._layers):  # stored transposed (in, out): back to (out, in)
+            weights[f"layers.{i}.weight"] = np.ascontiguousarray(w.T)
+            weights[f"layers.{i}.bias"] = b
+        return {
+            "kind": "mlp",
+            "weights": weights,
+            "arch": dict(policy.arch),
+            "deterministic": bool(policy.deterministic),
+            "rng_state": policy.rng.bit_generator.state,
+            "name": policy.__dict__.get("name"),
+        }
+    return {"kind": "object", "policy": policy}
+
+
+def decode_policy(data: Mapping[str, Any]) -> BasePolicy:
+    """The policy :func:`encode_policy` describes."""
+    if data["kind"] == "object":
+        return data["policy"]
+    if data["kind"] != "mlp":
+        raise ValueError(f"unknown policy encoding {data['kind']!r}")
+    from mythzoo.policies.neural import MLPPolicy
+
+    policy = MLPPolicy(data["weights"], data["arch"], deterministic=data["deterministic"], seed=0, name=data["name"])
+    policy.rng.bit_generator.state = data["rng_state"]
+    return policy
+
+
+# ------------------------------------------------------------------- actor
+class RolloutWorker:
+    """One block of self-play games (a :class:`SelfPlayVecEnv`) and its opponent pools, in a Ray actor.
+
+    ``members``: the pool's members as ``(role, category, key, ObjectRef of encode_policy(...))``."""
+
+    def __init__(self, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mixes: dict[str | None, dict[str, float]],
+                 members: list[tuple[str | None, str, str, Any]], learner_agents: list[str] | None, seed: int):
+        import torch
+
+        torch.set_num_threads(1)  # the actor never runs torch; keep its thread pool from competing with the games
+        from mythzoo import envs as mz_envs
+        from mythzoo.training.selfplay import SelfPlayVecEnv
+
+        self.mixes, self.seed = mixes, seed
+        self.pools = self._build_pools(members)
+        pool = self.pools[None] if None in self.pools else self.pools
+        self.vec = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), num_envs, pool, learner_agents, seed=seed)
+        self.step_seconds = 0.0  # time spent playing, for the cost model (benchmarks/ray_cost_model.py)
+
+    def _build_pools(self, members: list[tuple[str | None, str, str, Any]]) -> dict[str | None, OpponentPool]:
+        pools = {role: OpponentPool(mix, seed=self.seed + k) for k, (role, mix) in enumerate(self.mixes.items())}
+        datas = ray.get([ref for *_, ref in members]) if members else []
+        for (role, category, key, _), data in zip(members, datas):
+            pools[role].add(category, key, decode_policy(data))
+        return pools
+
+    def step(self, actions: np.ndarray) -> tuple[Any, ...]:
+        """Play the learner's actions and the opponents' replies: (obs, rewards, dones, infos, masks, finished)."""
+        t0 = time.perf_counter()
+        self.vec.step_async(actions)
+        obs, rewards, dones, infos = self.vec.step_wait()
+        self.step_seconds += time.perf_counter() - t0
+        return obs, rewards, dones, infos, self.vec._masks.copy(), self.vec.finished_games
+
+    def reset(self) -> tuple[np.ndarray, np.ndarray]:
+        """New games in every slot: (obs, masks)."""
+        obs = self.vec.reset()
+        return obs, self.vec._masks.copy()
+
+    def add(self, role: str | None, category: str, key: str, data: Mapping[str, Any]) -> None:
+        """Add or replace an opponent (``data`` from :func:`encode_policy`, resolved from the object store)."""
+        self.pools[role].add(category, key, decode_policy(data))
+
+    def load_pool(self, members: list[tuple[str | None, str, str, Any]]) -> None:
+        """Replace the opponent pools by ``members`` (a restarted actor catching up with the learner's pool)."""
+        pools = self._build_pools(members)
+        for role, pool in pools.items():  # in place: the games hold these pool objects
+            target = self.pools[role]
+            target.members, target.policies = pool.members, pool.policies
+
+    def reseed(self, seed: int) -> None:
+        """Reseed the game and seat draws (the next ``reset`` starts games from ``seed``)."""
+        self.vec.seed(seed)
+        for k, pool in enumerate(self.pools.values()):
+            pool.rng = np.random.default_rng(seed + k)
+
+    def get_attr(self, name: str) -> list[Any]:
+        """An attribute of every game."""
+        return self.vec.get_attr(name)
+
+    def stats(self) -> dict[str, Any]:
+        """Where this actor runs and how long it has played."""
+        return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), "step_seconds": self.step_seconds}
+
+    def ping(self) -> bool:
+        """Answers once the actor is up (after a restart too)."""
+        return True
+
+
+class _ActorLink:
+    """A :class:`RolloutWorker` actor behind the pipe interface ``SubprocSelfPlayVecEnv`` talks to
+    (``send((command, data))``, ``recv()``), with the recovery from a dead actor.
+
+    Replies come back in the order of the commands, as through a pipe; ``add`` has no reply."""
+
+    def __init__(self, owner: RaySelfPlayVecEnv, index: int, actor: Any, size: int, seed: int):
+        self.owner, self.index, self.actor, self.size, self.seed = owner, index, actor, size, seed
+        self.pending: list[tuple[str, Any, Any]] = []  # (command, data, ObjectRef), oldest first
+        self.unchecked: list[Any] = []  # the refs of adds, checked at the next reply
+        self.last_obs: np.ndarray | None = None  # the observations the learner last saw in this block
+        self.finished_before = 0  # games finished by earlier lives of this actor
+        self.restarts = 0
+
+    def send(self, message: tuple[str, Any]) -> None:
+        cmd, data = message
+        if cmd == "step":
+            self.pending.append((cmd, data, self.actor.step.remote(data)))
+        elif cmd == "reset":
+            self.pending.append((cmd, data, self.actor.reset.remote()))
+        elif cmd == "add":
+            role, category, key, ref = data
+            self.unchecked.append(self.actor.add.remote(role, category, key, ref))
+        elif cmd == "get_attr":
+            self.pending.append((cmd, data, self.actor.get_attr.remote(data)))
+        elif cmd == "close":
+            self.pending.append((cmd, data, None))
+        else:
+            raise ValueError(f"unknown worker command {cmd!r}")
+
+    def recv(self) -> Any:
+        cmd, data, ref = self.pending.pop(0)
+        if cmd == "close":
+            return None
+        try:
+            if self.unchecked:
+                ray.get(self.unchecked)
+                self.unchecked = []
+            reply = ray.get(ref)
+        except RayActorError:
+            return self._recover(cmd, data)
+        return self._note(cmd, reply)
+
+    def _note(self, cmd: str, reply: Any) -> Any:
+        if cmd == "reset":
+            self.last_obs = reply[0]
+        elif cmd == "step":
+            self.last_obs = reply[0]
+            reply = (*reply[:5], self.finished_before + reply[5])
+        return reply
+
+    def _recover(self, cmd: str, data: Any) -> Any:
+        """The actor died: wait for Ray to restart it, give it the pool, start fresh games, and answer
+        ``cmd`` (a step in flight: its games cut as truncations; a reset or get_attr: redone)."""
+        self.restarts += 1
+        self.owner.restarts += 1
+        # Replies still queued behind the failed one were lost with the actor: they are redone below.
+        later, self.pending, self.unchecked = self.pending, [], []
+        deadline = time.time() + RESTART_TIMEOUT_S
+        while True:
+            try:
+                ray.get(self.actor.ping.remote(), timeout=10)
+                break
+            except (RayActorError, GetTimeoutError) as e:
+                if time.time() > deadline:
+                    raise RayBackendError(f"rollout actor {self.index} died and did not come back within {RESTART_TIMEOUT_S:.0f} s "
+                                          f"(restarts allowed: {self.owner.max_restarts}): {str(e).splitlines()[0]}") from None
+                time.sleep(0.2)
+        self.finished_before = self.owner.finished_games_of(self.index)
+        seed = self.seed + RESTART_SEED_STRIDE * self.restarts
+        self.actor.load_pool.remote(self.owner.members())
+        self.actor.reseed.remote(seed)
+        obs, masks = ray.get(self.actor.reset.remote())
+        for c, d, _ in later:
+            self.send((c, d))
+        if cmd == "reset":
+            self.last_obs = obs
+            return obs, masks
+        if cmd == "get_attr":
+            return ray.get(self.actor.get_attr.remote(data))
+        # A step in flight: the games it was playing are gone. Cut them as time-limit truncations, so
+        # that the learner bootstraps from the value of the observation it last saw in each.
+        seen = self.last_obs if self.last_obs is not None else obs
+        infos = [{"terminal_observation": seen[i].copy(), "TimeLimit.truncated": True, "actor_restarted": True} for i in range(self.size)]
+        self.last_obs = obs
+        return obs, np.zeros(self.size, dtype=np.float32), np.ones(self.size, dtype=bool), infos, masks, self.finished_before
+
+    def kill(self) -> None:
+        try:
+            ray.kill(self.actor, no_restart=True)
+        except Exception:  # already gone  # noqa: BLE001
+            pass
+
+
+class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
+    """``num_envs`` self-play games played by ``num_workers`` Ray actors, as one SB3 VecEnv.
+
+    The same interface, games and seeding as :class:`SubprocSelfPlayVecEnv` (so
+    ``collect_rollouts_pipelined`` drives it the same way). Connect to Ray first
+    (:func:`connect`); actors are spread over the cluster's nodes (``SPREAD``), one CPU each.
+    ``max_restarts``: how often Ray restarts each actor that dies."""
+
+    def __init__(
+        self,
+        env_name: str,
+        env_kwargs: dict[str, Any],
+        num_envs: int,
+        pool: OpponentPool | Mapping[str, OpponentPool],
+        num_workers: int,
+        learner_agents: Sequence[str] | None = None,
+        seed: int = 0,
+        max_restarts: int = 3,
+        num_cpus_per_worker: float = 1.0,
+    ):
+        require_ray()
+        if not ray.is_initialized():
+            raise RayBackendError("RaySelfPlayVecEnv needs a Ray connection: call mythzoo.training.ray_backend.connect() first")
+        self.max_restarts = max_restarts
+        self.num_cpus_per_worker = num_cpus_per_worker
+        self.restarts = 0
+        self.links: list[_ActorLink] = []
+        # (role, key) -> (role, category, key, ObjectRef): the pool as the actors must hold it, in order of first addition.
+        self._members: dict[tuple[str | None, str], tuple[str | None, str, str, Any]] = {}
+        super().__init__(env_name, env_kwargs, num_envs, pool, num_workers, learner_agents, seed)
+
+    # ---------------------------------------------------------- the actors
+    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: dict[str, Any], mixes: dict[str | None, dict[str, float]],
+               members: list[tuple[str | None, str, str, BasePolicy]], learner_agents: Sequence[str] | None, seed: int) -> None:
+        for role, category, key, policy in members:
+            self._members[(role, key)] = (role, category, key, ray.put(encode_policy(policy)))
+        # Ray re-runs an actor's constructor on a restart: keep the objects its arguments name alive.
+        self._creation_members = self.members()
+        worker_cls = ray.remote(RolloutWorker).options(
+            num_cpus=self.num_cpus_per_worker,
+            max_restarts=self.max_restarts,
+            max_task_retries=0,  # a step in flight is not replayed: its games are cut (see _ActorLink._recover)
+            scheduling_strategy="SPREAD",
+            runtime_env={"env_vars": {k: "1" for k in BLAS_THREAD_VARS}},
+        )
+        for w, size in enumerate(sizes):
+            worker_seed = seed + WORKER_SEED_STRIDE * w
+            actor = worker_cls.remote(env_name, dict(env_kwargs), size, mixes, self._creation_members,
+                                      list(learner_agents) if learner_agents else None, worker_seed)
+            self.links.append(_ActorLink(self, w, actor, size, worker_seed))
+        self.remotes = self.links  # the pipe interface SubprocSelfPlayVecEnv talks to
+        self.processes = []
+        ready = [link.actor.ping.remote() for link in self.links]
+        try:
+            ray.get(ready, timeout=ACTOR_START_TIMEOUT_S)
+        except GetTimeoutError:
+            free = ray.available_resources().get("CPU", 0.0)
+            for link in self.links:
+                link.kill()
+            raise RayBackendError(f"{len(sizes)} rollout actors ({self.num_cpus_per_worker:g} CPU each) could not all start within "
+                                  f"{ACTOR_START_TIMEOUT_S:.0f} s; the cluster has {free:g} CPUs free") from None
+
+    def members(self) -> list[tuple[str | None, str, str, Any]]:
+        """The opponent pool as the actors hold it: ``(role, category, key, ObjectRef)`` in order of addition."""
+        return list(self._members.values())
+
+    def _broadcast(self, message: tuple[str, Any]) -> None:
+        cmd, data = message
+        if cmd == "add":
+            role, category, key, policy = data
+            ref = ray.put(encode_policy(policy))  # once per snapshot; every actor reads it from the object store
+            self._members[(role, key)] = (role, category, key, ref)
+            message = ("add", (role, category, key, ref))
+        for link in self.links:
+            link.send(message)
+
+    def finished_games_of(self, w: int) -> int:
+        """Games finished so far in worker ``w``'s block (all lives of its actor)."""
+        return self._worker_finished[w]
+
+    def worker_stats(self) -> list[dict[str, Any]]:
+        """Each actor's node id, process id and seconds spent playing (in worker order)."""
+        self.drain()
+        return ray.get([link.actor.stats.remote() for link in self.links])
+
+    def close(self) -> None:
+        """Stop the actors."""
+        if self.closed:
+            return
+        try:
+            self.drain()
+        except Exception:  # closing after a failure: the actors go anyway  # noqa: BLE001
+            pass
+        for link in self.links:
+            link.kill()
+        self.closed = True
+
+
+def local_cluster_cpus(num_actors: int, num_cpus_per_worker: float = 1.0) -> int:
+    """Logical CPUs for a local cluster: the machine's, or enough for every rollout actor of the run
+    (actors reserve a CPU each; on a small machine several may share a core, as worker processes do)."""
+    return max(os.cpu_count() or 1, math.ceil(num_actors * num_cpus_per_worker))
