@@ -39,7 +39,7 @@ from mythzoo.training.selfplay import OpponentPool
 
 try:
     import ray
-    from ray.exceptions import GetTimeoutError, RayActorError
+    from ray.exceptions import ActorDiedError, GetTimeoutError, RayActorError, RayTaskError
 except ImportError:  # the extra is missing: require_ray() says which one to install
     ray = None
 
@@ -51,6 +51,10 @@ RESTART_TIMEOUT_S = 120.0
 
 class RayBackendError(RuntimeError):
     """The Ray backend cannot go on (no cluster to join, actors that cannot be placed or keep dying)."""
+
+
+class WorkerRestarted(RuntimeError):
+    """A call reached a restarted rollout actor before the learner gave it its pool and games back."""
 
 
 def require_ray() -> Any:
@@ -72,6 +76,8 @@ def connect(address: str | None, num_cpus: int | None = None) -> bool:
     require_ray()
     if ray.is_initialized():
         return False
+    if address is not None:
+        _probe(address)
     kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "WARNING", "log_to_driver": True}
     if address is None:
         kwargs["num_cpus"] = num_cpus
@@ -82,6 +88,21 @@ def connect(address: str | None, num_cpus: int | None = None) -> bool:
         raise RayBackendError(f"cannot connect to {where}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     _started_here = True
     return True
+
+
+def _probe(address: str, timeout_s: float = 5.0) -> None:
+    """Fail fast when nothing answers at a ``host:port`` address (Ray itself retries for minutes)."""
+    import socket
+
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto", "local" and the like: Ray resolves them itself, and fails fast when it cannot
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as e:
+        raise RayBackendError(f"no Ray cluster answers at {address!r} ({e.strerror or e}); start one with `ray start --head` "
+                              "or check the address") from None
 
 
 def disconnect() -> None:
@@ -132,10 +153,10 @@ def decode_policy(data: Mapping[str, Any]) -> BasePolicy:
 class RolloutWorker:
     """One block of self-play games (a :class:`SelfPlayVecEnv`) and its opponent pools, in a Ray actor.
 
-    ``members``: the pool's members as ``(role, category, key, ObjectRef of encode_policy(...))``."""
+    Its first call is :meth:`load_pool` (the members so far); :meth:`add` brings each later one."""
 
     def __init__(self, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mixes: dict[str | None, dict[str, float]],
-                 members: list[tuple[str | None, str, str, Any]], learner_agents: list[str] | None, seed: int):
+                 learner_agents: list[str] | None, seed: int):
         import torch
 
         torch.set_num_threads(1)  # the actor never runs torch; keep its thread pool from competing with the games
@@ -143,7 +164,9 @@ class RolloutWorker:
         from mythzoo.training.selfplay import SelfPlayVecEnv
 
         self.mixes, self.seed = mixes, seed
-        self.pools = self._build_pools(members)
+        self.pools = self._build_pools([])  # empty until load_pool (the actor's first call)
+        self.fresh = True  # no pool yet: a new actor, or one Ray has just restarted
+        self._fail_next_step = False
         pool = self.pools[None] if None in self.pools else self.pools
         self.vec = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), num_envs, pool, learner_agents, seed=seed)
         self.step_seconds = 0.0  # time spent playing, for the cost model (benchmarks/ray_cost_model.py)
@@ -157,14 +180,18 @@ class RolloutWorker:
 
     def step(self, actions: np.ndarray) -> tuple[Any, ...]:
         """Play the learner's actions and the opponents' replies: (obs, rewards, dones, infos, masks, finished)."""
+        self._check_loaded()
         t0 = time.perf_counter()
         self.vec.step_async(actions)
+        if self._fail_next_step:
+            os._exit(1)  # fault injection: the process dies in the middle of a step
         obs, rewards, dones, infos = self.vec.step_wait()
         self.step_seconds += time.perf_counter() - t0
         return obs, rewards, dones, infos, self.vec._masks.copy(), self.vec.finished_games
 
     def reset(self) -> tuple[np.ndarray, np.ndarray]:
         """New games in every slot: (obs, masks)."""
+        self._check_loaded()
         obs = self.vec.reset()
         return obs, self.vec._masks.copy()
 
@@ -178,7 +205,16 @@ class RolloutWorker:
         for role, pool in pools.items():  # in place: the games hold these pool objects
             target = self.pools[role]
             target.members, target.policies = pool.members, pool.policies
+        self.fresh = False
 
+    def _check_loaded(self) -> None:
+        # After a restart, calls the learner sent before it noticed reach an actor without pool or games.
+        if self.fresh:
+            raise WorkerRestarted("this rollout actor was restarted and has no opponent pool yet")
+
+    def fail_next_step(self) -> None:
+        """Fault injection (tests, drills): the actor's process exits in the middle of its next step."""
+        self._fail_next_step = True
     def reseed(self, seed: int) -> None:
         """Reseed the game and seat draws (the next ``reset`` starts games from ``seed``)."""
         self.vec.seed(seed)
@@ -187,6 +223,7 @@ class RolloutWorker:
 
     def get_attr(self, name: str) -> list[Any]:
         """An attribute of every game."""
+        self._check_loaded()
         return self.vec.get_attr(name)
 
     def stats(self) -> dict[str, Any]:
@@ -239,6 +276,10 @@ class _ActorLink:
             reply = ray.get(ref)
         except RayActorError:
             return self._recover(cmd, data)
+        except RayTaskError as e:
+            if isinstance(e.cause, WorkerRestarted):  # died between calls: this call reached the new life
+                return self._recover(cmd, data)
+            raise
         return self._note(cmd, reply)
 
     def _note(self, cmd: str, reply: Any) -> Any:
@@ -261,16 +302,18 @@ class _ActorLink:
             try:
                 ray.get(self.actor.ping.remote(), timeout=10)
                 break
-            except (RayActorError, GetTimeoutError) as e:
+            except ActorDiedError as e:  # for good: its restarts are used up
+                raise RayBackendError(f"rollout actor {self.index} died and has no restart left (ray_max_restarts: {self.owner.max_restarts}): "
+                                      f"{str(e).splitlines()[0]}") from None
+            except (RayActorError, GetTimeoutError) as e:  # restarting, or out of reach for a moment
                 if time.time() > deadline:
                     raise RayBackendError(f"rollout actor {self.index} died and did not come back within {RESTART_TIMEOUT_S:.0f} s "
                                           f"(restarts allowed: {self.owner.max_restarts}): {str(e).splitlines()[0]}") from None
                 time.sleep(0.2)
         self.finished_before = self.owner.finished_games_of(self.index)
         seed = self.seed + RESTART_SEED_STRIDE * self.restarts
-        self.actor.load_pool.remote(self.owner.members())
-        self.actor.reseed.remote(seed)
-        obs, masks = ray.get(self.actor.reset.remote())
+        calls = [self.actor.load_pool.remote(self.owner.members()), self.actor.reseed.remote(seed), self.actor.reset.remote()]
+        obs, masks = ray.get(calls)[-1]
         for c, d, _ in later:
             self.send((c, d))
         if cmd == "reset":
@@ -328,8 +371,6 @@ class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
                members: list[tuple[str | None, str, str, BasePolicy]], learner_agents: Sequence[str] | None, seed: int) -> None:
         for role, category, key, policy in members:
             self._members[(role, key)] = (role, category, key, ray.put(encode_policy(policy)))
-        # Ray re-runs an actor's constructor on a restart: keep the objects its arguments name alive.
-        self._creation_members = self.members()
         worker_cls = ray.remote(RolloutWorker).options(
             num_cpus=self.num_cpus_per_worker,
             max_restarts=self.max_restarts,
@@ -339,9 +380,13 @@ class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
         )
         for w, size in enumerate(sizes):
             worker_seed = seed + WORKER_SEED_STRIDE * w
-            actor = worker_cls.remote(env_name, dict(env_kwargs), size, mixes, self._creation_members,
-                                      list(learner_agents) if learner_agents else None, worker_seed)
-            self.links.append(_ActorLink(self, w, actor, size, worker_seed))
+            # The pool follows in a call of its own: Ray re-runs the constructor on a restart, and
+            # constructor arguments naming objects in the store would have to outlive the run.
+            actor = worker_cls.remote(env_name, dict(env_kwargs), size, mixes, learner_agents=list(learner_agents) if learner_agents else None,
+                                      seed=worker_seed)
+            link = _ActorLink(self, w, actor, size, worker_seed)
+            link.unchecked.append(actor.load_pool.remote(self.members()))
+            self.links.append(link)
         self.remotes = self.links  # the pipe interface SubprocSelfPlayVecEnv talks to
         self.processes = []
         ready = [link.actor.ping.remote() for link in self.links]

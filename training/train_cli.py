@@ -60,7 +60,16 @@ def run_train(args: argparse.Namespace) -> int:
         return 0
     from mythzoo.training.ppo import train
 
-    summary = train(cfg)
+    if cfg.backend == "ray":
+        from mythzoo.training.ray_backend import RayBackendError
+
+        try:
+            summary = train(cfg)
+        except RayBackendError as e:  # no cluster to join, actors that cannot start or keep dying
+            print(f"mythzoo train: {e}", file=sys.stderr)
+            return 1
+    else:
+        summary = train(cfg)
     print(json.dumps({k: v for k, v in summary.items() if k != "history"}, indent=2, default=str))
     return 0
 

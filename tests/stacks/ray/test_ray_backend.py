@@ -108,7 +108,7 @@ def test_same_seed_trains_the_same_weights_on_either_backend(tmp_path: Path) -> 
         np.testing.assert_array_equal(finals["ray"][key], value, err_msg=key)
 
 
-def test_a_killed_actor_is_restarted_mid_step_and_its_games_start_again() -> None:
+def test_an_actor_dying_mid_step_is_restarted_and_its_games_start_again() -> None:
     pool = OpponentPool({"baselines": 0.0, "latest": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
     vec = RaySelfPlayVecEnv(ENV, KW, 4, pool, num_workers=2, seed=0, max_restarts=2)
@@ -120,8 +120,8 @@ def test_a_killed_actor_is_restarted_mid_step_and_its_games_start_again() -> Non
         rng = np.random.default_rng(0)
         for _ in range(3):
             obs, *_ = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()]))
+        vec.links[0].actor.fail_next_step.remote()
         vec.send_group(0, np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()[vec.group_slice(0)]]))
-        ray.kill(vec.links[0].actor, no_restart=False)
         new_obs, rewards, dones, infos, masks = vec.recv_group(0)
         assert vec.restarts == 1 and vec.worker_stats()[0]["pid"] != pid
         assert dones.all() and not rewards.any()
@@ -137,6 +137,22 @@ def test_a_killed_actor_is_restarted_mid_step_and_its_games_start_again() -> Non
             if len(opponents) >= 4:
                 break
         assert opponents and all(o == {"latest"} for o in opponents), opponents
+        # Killed between calls: the next step reaches the restarted actor (or finds it dead), and is answered.
+        ray.kill(vec.links[1].actor, no_restart=False)
+        _, _, d, inf = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()]))
+        assert vec.restarts == 2
+        _, _, d, inf = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()]))
+    finally:
+        vec.close()
+
+
+def test_an_actor_without_restarts_left_stops_training_with_a_clear_error() -> None:
+    vec = RaySelfPlayVecEnv(ENV, KW, 1, _pool(), num_workers=1, seed=0, max_restarts=0)
+    try:
+        vec.reset()
+        ray.kill(vec.links[0].actor, no_restart=False)
+        with pytest.raises(ray_backend.RayBackendError, match="no restart left"):
+            vec.step(np.array([int(np.flatnonzero(vec.action_masks()[0])[0])]))
     finally:
         vec.close()
 
