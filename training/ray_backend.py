@@ -313,7 +313,13 @@ class _ActorLink:
         self.finished_before = self.owner.finished_games_of(self.index)
         seed = self.seed + RESTART_SEED_STRIDE * self.restarts
         calls = [self.actor.load_pool.remote(self.owner.members()), self.actor.reseed.remote(seed), self.actor.reset.remote()]
-        obs, masks = ray.get(calls)[-1]
+        try:
+            obs, masks = ray.get(calls)[-1]
+        except (RayActorError, RayTaskError) as e:
+            if isinstance(e, RayTaskError) and not isinstance(e.cause, WorkerRestarted):
+                raise
+            self.pending = later
+            return self._recover(cmd, data)  # it died again while catching up: the next restart
         for c, d, _ in later:
             self.send((c, d))
         if cmd == "reset":
