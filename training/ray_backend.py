@@ -166,6 +166,10 @@ class RolloutWorker:
         self.mixes, self.seed = mixes, seed
         self.pools = self._build_pools([])  # empty until load_pool (the actor's first call)
         self.fresh = True  # no pool yet: a new actor, or one Ray has just restarted
+        import threading
+
+        self._staged: dict[str, BasePolicy] = {}
+        self._staged_cv = threading.Condition()
         self._fail_next_step = False
         pool = self.pools[None] if None in self.pools else self.pools
         self.vec = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), num_envs, pool, learner_agents, seed=seed)
@@ -221,6 +225,48 @@ class RolloutWorker:
         for k, pool in enumerate(self.pools.values()):
             pool.rng = np.random.default_rng(seed + k)
 
+    def open_channel(self, authkey: bytes) -> tuple[str, int]:
+        """Serve steps and pool additions on a socket of this actor's own; returns its address.
+
+        The per-step traffic bypasses Ray's task path (about 1 ms of CPU per call on a small
+        machine): a direct, authenticated connection per actor, as the process backend's pipes.
+        Messages arrive in the learner's order; a snapshot's arrays still come from the object
+        store (:meth:`stage`), the channel only says when to add it."""
+        import threading
+        from multiprocessing.connection import Listener
+
+        listener = Listener((ray.util.get_node_ip_address(), 0), authkey=authkey)
+        threading.Thread(target=self._serve, args=(listener,), daemon=True, name="mythzoo-rollout-channel").start()
+        return listener.address
+
+    def _serve(self, listener: Any) -> None:
+        try:
+            conn = listener.accept()
+        finally:
+            listener.close()
+        while True:
+            try:
+                cmd, data = conn.recv()
+            except (EOFError, OSError):  # the learner closed the channel, or went away
+                return
+            if cmd == "step":
+                conn.send(self.step(data))
+            elif cmd == "add":
+                role, category, key, token = data
+                self.pools[role].add(category, key, self._take_staged(token))
+
+    def stage(self, token: str, data: Mapping[str, Any]) -> None:
+        """Hold a pool addition (``data`` from the object store) until the channel's ``add`` names it."""
+        with self._staged_cv:
+            self._staged[token] = decode_policy(data)
+            self._staged_cv.notify_all()
+
+    def _take_staged(self, token: str, timeout_s: float = 120.0) -> BasePolicy:
+        with self._staged_cv:
+            if not self._staged_cv.wait_for(lambda: token in self._staged, timeout=timeout_s):
+                raise RuntimeError(f"pool addition {token!r} never arrived from the object store")
+            return self._staged.pop(token)
+
     def get_attr(self, name: str) -> list[Any]:
         """An attribute of every game."""
         self._check_loaded()
@@ -248,16 +294,40 @@ class _ActorLink:
         self.last_obs: np.ndarray | None = None  # the observations the learner last saw in this block
         self.finished_before = 0  # games finished by earlier lives of this actor
         self.restarts = 0
+        self.conn: Any = None  # the actor's step channel (RolloutWorker.open_channel)
+        self.broken = False  # a send on the channel failed: the next reply recovers
+        self.tokens = 0
+
+    def connect(self) -> None:
+        """Open the actor's step channel (at the start, and after each restart)."""
+        from multiprocessing.connection import Client
+
+        authkey = os.urandom(32)
+        address = ray.get(self.actor.open_channel.remote(authkey), timeout=ACTOR_START_TIMEOUT_S)
+        self.conn = Client(tuple(address), authkey=authkey)
+        self.broken = False
+
+    def _channel_send(self, message: tuple[str, Any]) -> None:
+        if self.broken:
+            return
+        try:
+            self.conn.send(message)
+        except OSError:  # the actor is gone: its reply's wait finds out and recovers
+            self.broken = True
 
     def send(self, message: tuple[str, Any]) -> None:
         cmd, data = message
         if cmd == "step":
-            self.pending.append((cmd, data, self.actor.step.remote(data)))
+            self._channel_send(("step", data))
+            self.pending.append((cmd, data, None))
         elif cmd == "reset":
             self.pending.append((cmd, data, self.actor.reset.remote()))
         elif cmd == "add":
             role, category, key, ref = data
-            self.unchecked.append(self.actor.add.remote(role, category, key, ref))
+            self.tokens += 1
+            token = f"{key}#{self.tokens}"
+            self.unchecked.append(self.actor.stage.remote(token, ref))  # the arrays, from the object store
+            self._channel_send(("add", (role, category, key, token)))  # when to add them, in step order
         elif cmd == "get_attr":
             self.pending.append((cmd, data, self.actor.get_attr.remote(data)))
         elif cmd == "close":
@@ -273,7 +343,14 @@ class _ActorLink:
             if self.unchecked:
                 ray.get(self.unchecked)
                 self.unchecked = []
-            reply = ray.get(ref)
+            if cmd == "step":
+                if self.broken:
+                    return self._recover(cmd, data)
+                reply = self.conn.recv()
+            else:
+                reply = ray.get(ref)
+        except (EOFError, OSError):  # the step channel closed: the actor died
+            return self._recover(cmd, data)
         except RayActorError:
             return self._recover(cmd, data)
         except RayTaskError as e:
@@ -297,6 +374,9 @@ class _ActorLink:
         self.owner.restarts += 1
         # Replies still queued behind the failed one were lost with the actor: they are redone below.
         later, self.pending, self.unchecked = self.pending, [], []
+        if self.conn is not None:
+            self.conn.close()
+        self.broken = True
         deadline = time.time() + RESTART_TIMEOUT_S
         while True:
             try:
@@ -320,6 +400,7 @@ class _ActorLink:
                 raise
             self.pending = later
             return self._recover(cmd, data)  # it died again while catching up: the next restart
+        self.connect()
         for c, d, _ in later:
             self.send((c, d))
         if cmd == "reset":
@@ -335,6 +416,8 @@ class _ActorLink:
         return obs, np.zeros(self.size, dtype=np.float32), np.ones(self.size, dtype=bool), infos, masks, self.finished_before
 
     def kill(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
         try:
             ray.kill(self.actor, no_restart=True)
         except Exception:  # already gone  # noqa: BLE001
@@ -398,6 +481,8 @@ class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
         ready = [link.actor.ping.remote() for link in self.links]
         try:
             ray.get(ready, timeout=ACTOR_START_TIMEOUT_S)
+            for link in self.links:
+                link.connect()
         except GetTimeoutError:
             free = ray.available_resources().get("CPU", 0.0)
             for link in self.links:

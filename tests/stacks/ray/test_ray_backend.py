@@ -4,6 +4,8 @@ the object store, a dead rollout actor restarted while training goes on, and the
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -120,7 +122,7 @@ def test_an_actor_dying_mid_step_is_restarted_and_its_games_start_again() -> Non
         rng = np.random.default_rng(0)
         for _ in range(3):
             obs, *_ = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()]))
-        vec.links[0].actor.fail_next_step.remote()
+        ray.get(vec.links[0].actor.fail_next_step.remote())
         vec.send_group(0, np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()[vec.group_slice(0)]]))
         new_obs, rewards, dones, infos, masks = vec.recv_group(0)
         assert vec.restarts == 1 and vec.worker_stats()[0]["pid"] != pid
@@ -138,7 +140,9 @@ def test_an_actor_dying_mid_step_is_restarted_and_its_games_start_again() -> Non
                 break
         assert opponents and all(o == {"latest"} for o in opponents), opponents
         # Killed between calls: the next step reaches the restarted actor (or finds it dead), and is answered.
+        pid1 = vec.worker_stats()[1]["pid"]
         ray.kill(vec.links[1].actor, no_restart=False)
+        _wait_gone(pid1)
         _, _, d, inf = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()]))
         assert vec.restarts == 2
         _, _, d, inf = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()]))
@@ -146,11 +150,25 @@ def test_an_actor_dying_mid_step_is_restarted_and_its_games_start_again() -> Non
         vec.close()
 
 
+def _wait_gone(pid: int, timeout_s: float = 30.0) -> None:
+    """Until the (local) process ``pid`` has exited: ``ray.kill`` returns before it has."""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} still runs")
+
+
 def test_an_actor_without_restarts_left_stops_training_with_a_clear_error() -> None:
     vec = RaySelfPlayVecEnv(ENV, KW, 1, _pool(), num_workers=1, seed=0, max_restarts=0)
     try:
         vec.reset()
+        pid = vec.worker_stats()[0]["pid"]
         ray.kill(vec.links[0].actor, no_restart=False)
+        _wait_gone(pid)
         with pytest.raises(ray_backend.RayBackendError, match="no restart left"):
             vec.step(np.array([int(np.flatnonzero(vec.action_masks()[0])[0])]))
     finally:
