@@ -244,6 +244,7 @@ class RolloutWorker:
             conn = listener.accept()
         finally:
             listener.close()
+        _no_delay(conn)
         while True:
             try:
                 cmd, data = conn.recv()
@@ -281,6 +282,18 @@ class RolloutWorker:
         return True
 
 
+def _no_delay(conn: Any) -> None:
+    """TCP_NODELAY on a connection's socket: a step's small messages must not wait for Nagle's
+    algorithm to fill a packet (tens of milliseconds with delayed ACKs)."""
+    import socket
+
+    sock = socket.socket(fileno=os.dup(conn.fileno()))
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    finally:
+        sock.close()
+
+
 class _ActorLink:
     """A :class:`RolloutWorker` actor behind the pipe interface ``SubprocSelfPlayVecEnv`` talks to
     (``send((command, data))``, ``recv()``), with the recovery from a dead actor.
@@ -305,6 +318,7 @@ class _ActorLink:
         authkey = os.urandom(32)
         address = ray.get(self.actor.open_channel.remote(authkey), timeout=ACTOR_START_TIMEOUT_S)
         self.conn = Client(tuple(address), authkey=authkey)
+        _no_delay(self.conn)
         self.broken = False
 
     def _channel_send(self, message: tuple[str, Any]) -> None:
