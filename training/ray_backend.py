@@ -250,11 +250,22 @@ class RolloutWorker:
                 cmd, data = conn.recv()
             except (EOFError, OSError):  # the learner closed the channel, or went away
                 return
-            if cmd == "step":
-                conn.send(self.step(data))
-            elif cmd == "add":
-                role, category, key, token = data
-                self.pools[role].add(category, key, self._take_staged(token))
+            try:
+                if cmd == "step":
+                    conn.send(("ok", self.step(data)))
+                elif cmd == "reset":
+                    conn.send(("ok", self.reset()))
+                elif cmd == "get_attr":
+                    conn.send(("ok", self.get_attr(data)))
+                elif cmd == "add":
+                    role, category, key, token = data
+                    self.pools[role].add(category, key, self._take_staged(token))
+            except (EOFError, OSError):
+                return
+            except Exception as e:  # noqa: BLE001 - the learner raises it; this thread must keep answering
+                import traceback
+
+                conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
 
     def stage(self, token: str, data: Mapping[str, Any]) -> None:
         """Hold a pool addition (``data`` from the object store) until the channel's ``add`` names it."""
@@ -331,19 +342,15 @@ class _ActorLink:
 
     def send(self, message: tuple[str, Any]) -> None:
         cmd, data = message
-        if cmd == "step":
-            self._channel_send(("step", data))
+        if cmd in ("step", "reset", "get_attr"):  # everything that touches the games: one ordered channel
+            self._channel_send((cmd, data))
             self.pending.append((cmd, data, None))
-        elif cmd == "reset":
-            self.pending.append((cmd, data, self.actor.reset.remote()))
         elif cmd == "add":
             role, category, key, ref = data
             self.tokens += 1
             token = f"{key}#{self.tokens}"
             self.unchecked.append(self.actor.stage.remote(token, ref))  # the arrays, from the object store
             self._channel_send(("add", (role, category, key, token)))  # when to add them, in step order
-        elif cmd == "get_attr":
-            self.pending.append((cmd, data, self.actor.get_attr.remote(data)))
         elif cmd == "close":
             self.pending.append((cmd, data, None))
         else:
@@ -357,12 +364,11 @@ class _ActorLink:
             if self.unchecked:
                 ray.get(self.unchecked)
                 self.unchecked = []
-            if cmd == "step":
-                if self.broken:
-                    return self._recover(cmd, data)
-                reply = self.conn.recv()
-            else:
-                reply = ray.get(ref)
+            if self.broken:
+                return self._recover(cmd, data)
+            tag, reply = self.conn.recv()
+            if tag == "error":
+                raise RayBackendError(f"rollout actor {self.index} failed: {reply}")
         except (EOFError, OSError):  # the step channel closed: the actor died
             return self._recover(cmd, data)
         except RayActorError:
