@@ -9,8 +9,12 @@ drawing the seats and the main pools keeping the statistics, and the pipelined r
 (:func:`~mythzoo.training.parallel.collect_rollouts_pipelined`, which receives the blocks in worker
 order). So a seeded run plays the same games and stores the same rollouts on either backend.
 
-Transport: each opponent-pool addition (a snapshot) is put in Ray's object store once
-(``ray.put``) and every actor reads it from there. A network opponent travels as its arrays, its
+Transport: Ray places the actors, restarts them and holds the snapshots; the per-step traffic
+(the learner's moves, the block's observations back; resets; the order of pool additions) runs on
+one authenticated socket per actor (:meth:`RolloutWorker.open_channel`), as the process backend's
+pipes, because Ray's task path costs about 1 ms of CPU per call, paid twice per step on a 2-core
+machine. Each opponent-pool addition (a snapshot) is put in Ray's object store once (``ray.put``)
+and every actor reads it from there. A network opponent travels as its arrays, its
 ``arch`` and its random generator's state, and is rebuilt as the same numpy policy in the actor;
 other policies (the baselines) go through Ray's in-memory serialization between the processes of
 this run. Nothing is ever read back from a file with pickle.
