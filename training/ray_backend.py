@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -157,7 +158,8 @@ def decode_policy(data: Mapping[str, Any]) -> BasePolicy:
 class RolloutWorker:
     """One block of self-play games (a :class:`SelfPlayVecEnv`) and its opponent pools, in a Ray actor.
 
-    Its first call is :meth:`load_pool` (the members so far); :meth:`add` brings each later one."""
+    Its first call is :meth:`load_pool` (the members so far); then :meth:`open_channel`, on which
+    the learner sends steps, resets and (with :meth:`stage`) each later addition."""
 
     def __init__(self, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mixes: dict[str | None, dict[str, float]],
                  learner_agents: list[str] | None, seed: int):
@@ -170,8 +172,6 @@ class RolloutWorker:
         self.mixes, self.seed = mixes, seed
         self.pools = self._build_pools([])  # empty until load_pool (the actor's first call)
         self.fresh = True  # no pool yet: a new actor, or one Ray has just restarted
-        import threading
-
         self._staged: dict[str, BasePolicy] = {}
         self._staged_cv = threading.Condition()
         self._fail_next_step = False
@@ -203,10 +203,6 @@ class RolloutWorker:
         obs = self.vec.reset()
         return obs, self.vec._masks.copy()
 
-    def add(self, role: str | None, category: str, key: str, data: Mapping[str, Any]) -> None:
-        """Add or replace an opponent (``data`` from :func:`encode_policy`, resolved from the object store)."""
-        self.pools[role].add(category, key, decode_policy(data))
-
     def load_pool(self, members: list[tuple[str | None, str, str, Any]]) -> None:
         """Replace the opponent pools by ``members`` (a restarted actor catching up with the learner's pool)."""
         pools = self._build_pools(members)
@@ -236,7 +232,6 @@ class RolloutWorker:
         machine): a direct, authenticated connection per actor, as the process backend's pipes.
         Messages arrive in the learner's order; a snapshot's arrays still come from the object
         store (:meth:`stage`), the channel only says when to add it."""
-        import threading
         from multiprocessing.connection import Listener
 
         listener = Listener((ray.util.get_node_ip_address(), 0), authkey=authkey)
@@ -375,12 +370,8 @@ class _ActorLink:
                 raise RayBackendError(f"rollout actor {self.index} failed: {reply}")
         except (EOFError, OSError):  # the step channel closed: the actor died
             return self._recover(cmd, data)
-        except RayActorError:
+        except RayActorError:  # a staged snapshot's call failed: the actor died
             return self._recover(cmd, data)
-        except RayTaskError as e:
-            if isinstance(e.cause, WorkerRestarted):  # died between calls: this call reached the new life
-                return self._recover(cmd, data)
-            raise
         return self._note(cmd, reply)
 
     def _note(self, cmd: str, reply: Any) -> Any:
