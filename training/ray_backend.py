@@ -513,7 +513,7 @@ class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
         cmd, data = message
         if cmd == "add":
             role, category, key, policy = data
-            ref = ray.put(encode_policy(policy))  # once per snapshot; every actor reads it from the object store
+            ref = ray.put(encode_policy(policy))  # once, for every actor: each reads it from the object store
             self._members[(role, key)] = (role, category, key, ref)
             message = ("add", (role, category, key, ref))
         for link in self.links:
