@@ -55,6 +55,9 @@ class TrainConfig(BaseModel):
     seed: int = Field(0, description="seeds torch, numpy, the games and the opponent draws")
     num_envs: int = Field(64, description="games played at once (batched inference)")
     num_workers: int = Field(0, description="processes that play the games (0: in the training process; N: split over N, with a pipelined rollout from 2)")
+    backend: Text = Field("process", description="who plays the games with num_workers >= 1: process (worker processes on this machine) or ray (Ray actors, on a local or an existing Ray cluster)")
+    ray_address: Text | None = Field(None, description='backend ray: the cluster to join (e.g. "auto" or "ray://head:10001"; None: start a local Ray cluster for the run)')
+    ray_max_restarts: int = Field(3, description="backend ray: how often Ray restarts each rollout actor that dies (its games are cut and restarted, training goes on)")
     n_steps: int = Field(128, description="learner decisions per game per rollout (rollout = num_envs * n_steps)")
     batch_size: int = Field(1024, description="PPO minibatch")
     n_epochs: int = Field(4, description="PPO epochs per rollout")
@@ -119,6 +122,14 @@ def validate(cfg: TrainConfig) -> None:
         raise ValueError(f"config num_workers must be >= 0 (0 plays the games in the training process), got {cfg.num_workers}")
     if cfg.num_workers > cfg.num_envs:
         raise ValueError(f"config num_workers ({cfg.num_workers}) must not exceed num_envs ({cfg.num_envs})")
+    if cfg.backend not in ("process", "ray"):
+        raise ValueError(f"config backend must be process or ray, got {cfg.backend!r}")
+    if cfg.backend == "ray" and cfg.num_workers < 1:
+        raise ValueError("config backend ray needs num_workers >= 1 (the Ray actors that play the games)")
+    if cfg.ray_address is not None and cfg.backend != "ray":
+        raise ValueError("config ray_address is only used with backend ray")
+    if cfg.ray_max_restarts < 0:
+        raise ValueError(f"config ray_max_restarts must be >= 0, got {cfg.ray_max_restarts}")
     if cfg.pretrain_dagger_rounds < 0 or cfg.bc_coef < 0:
         raise ValueError("config pretrain_dagger_rounds and bc_coef must be >= 0")
     if cfg.bc_coef > 0 and not cfg.pretrain_teacher:

@@ -355,13 +355,22 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
 
     learners: dict[str, tuple[MaskablePPO, SelfPlayCallback, Any]] = {}
+    started_ray = False  # backend ray: whether this run started the Ray connection (and so ends it)
     try:
         for role in train_roles:
             learner_agents = [a for a in (cfg.learner_agents or roles[role]) if a in roles[role]]
             if not learner_agents:
                 raise ValueError(f"learner_agents {cfg.learner_agents} has no seat of role {role!r} ({roles[role]})")
             pool_arg = pools if multi else pools[role]
-            if cfg.num_workers:
+            if cfg.num_workers and cfg.backend == "ray":
+                from mythzoo.training import ray_backend
+
+                if ray_backend.connect(cfg.ray_address, num_cpus=ray_backend.local_cluster_cpus(cfg.num_workers * len(train_roles))):
+                    started_ray = True
+                vec_env = ray_backend.RaySelfPlayVecEnv(env_name, cfg.env_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents,
+                                                        seed=cfg.seed, max_restarts=cfg.ray_max_restarts)
+                pool = vec_env.pool  # its adds (new snapshots) reach the actors through the object store
+            elif cfg.num_workers:
                 from mythzoo.training.parallel import SubprocSelfPlayVecEnv
 
                 vec_env = SubprocSelfPlayVecEnv(env_name, cfg.env_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents, seed=cfg.seed)
@@ -452,9 +461,12 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
                 "history": callback.history,
                 "games_finished": vec_env.finished_games,
             }
+            if cfg.backend == "ray" and cfg.num_workers:
+                per_role[role]["actor_restarts"] = vec_env.restarts
         head = per_role[train_roles[0]]
         summary = {
             "run_dir": str(run_dir),
+            "backend": cfg.backend if cfg.num_workers else "in-process",
             **head,
             "steps": sum(r["steps"] for r in per_role.values()),
             "seconds": round(elapsed, 1),
@@ -465,5 +477,9 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     finally:
         for _, callback, vec_env in learners.values():
             callback.close()
-            vec_env.close()  # stops worker processes even when training fails
+            vec_env.close()  # stops worker processes (or Ray actors) even when training fails
+        if started_ray:
+            from mythzoo.training.ray_backend import disconnect
+
+            disconnect()
     return summary

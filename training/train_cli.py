@@ -24,6 +24,8 @@ def add_train_parser(subparsers: Any) -> None:
     p.add_argument("--config", help="YAML config (a path, or relative to configs/, e.g. mythic_baths/quick.yaml)")
     p.add_argument("--registry", help="registry directory (default $MYTHZOO_REGISTRY or ./registry)")
     p.add_argument("--resume", help="registry ref to continue from (e.g. mythic_baths_v0-ppo@latest); several roles: 'invoker=REF hero=REF'")
+    p.add_argument("--backend", choices=("process", "ray"), help="who plays the games with num_workers >= 1: worker processes (default) or Ray actors")
+    p.add_argument("--ray-address", help="with --backend ray: the Ray cluster to join (e.g. auto, or ray://HEAD:10001); default: a local Ray cluster for the run")
     p.add_argument("--dry-run", action="store_true", help="print the resolved config (and the file it came from) and exit")
     p.add_argument("overrides", nargs="*", help="key=value overrides, e.g. total_timesteps=50000 seed=3")
     p.set_defaults(func=run_train)
@@ -63,8 +65,16 @@ def run_train(args: argparse.Namespace) -> int:
             overrides.append(f"registry={args.registry}")
         if args.resume:
             overrides.append(f"resume={args.resume}")
+        if args.backend:
+            overrides.append(f"backend={args.backend}")
+        if args.ray_address:
+            overrides.append(f"ray_address={args.ray_address}")
         cfg = load_config(args.config, overrides, env=env_name)
-    except (KeyError, ValueError, FileNotFoundError) as e:
+        if cfg.backend == "ray" and not args.dry_run:
+            from mythzoo.training.ray_backend import require_ray
+
+            require_ray()  # a missing extra: one line naming it, before anything starts
+    except (KeyError, ValueError, FileNotFoundError, ImportError) as e:
         print(f"mythzoo train: {e}", file=sys.stderr)
         return 2
     source = config_source(args.config, env_name)
@@ -75,7 +85,16 @@ def run_train(args: argparse.Namespace) -> int:
     print(f"mythzoo train: {env_name}, config {source}", file=sys.stderr, flush=True)
     from mythzoo.training.ppo import train
 
-    summary = train(cfg)
+    if cfg.backend == "ray":
+        from mythzoo.training.ray_backend import RayBackendError
+
+        try:
+            summary = train(cfg)
+        except RayBackendError as e:  # no cluster to join, actors that cannot start or keep dying
+            print(f"mythzoo train: {e}", file=sys.stderr)
+            return 1
+    else:
+        summary = train(cfg)
     print(json.dumps({k: v for k, v in summary.items() if k != "history"}, indent=2, default=str))
     return 0
 
