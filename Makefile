@@ -63,7 +63,7 @@ test-main: $(VENV)/.installed-dev
 # file after each run (and rebuild the venv every time); keep it.
 .PRECIOUS: .venvs/%/.installed
 .venvs/%/.installed: tests/stacks/%/requirements.txt $(DEPS)
-	$(PYTHON) -m venv .venvs/$*
+	"$$(bash tests/stacks/python.sh $* $(PYTHON))" -m venv .venvs/$*
 	.venvs/$*/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -r tests/stacks/$*/requirements.txt
 	@touch $@
 

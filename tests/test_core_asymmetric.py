@@ -5,10 +5,13 @@ role (what Mythsgate builds on). The toy (``tests/toy_asymmetric.py``) is regist
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from mythzoo.policies.base import EnvSpec, RandomPolicy
-from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
-from toy_asymmetric import ToyEnv
+pytest.importorskip("stable_baselines3", reason="self-play training needs the train extra")
+
+from mythzoo.policies.base import EnvSpec, RandomPolicy  # noqa: E402
+from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv  # noqa: E402
+from toy_asymmetric import ToyEnv  # noqa: E402
 
 
 def test_asymmetric_env_has_per_role_sizes_that_policies_read() -> None:

@@ -9,6 +9,7 @@ tests check the declared dependency ranges against what is installed (the versio
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -187,12 +188,15 @@ def _requirements(extra: str | None) -> list[Requirement]:
 @pytest.mark.parametrize("extra", [None, "tools", "train", "dev"])
 def test_installed_versions_lie_in_the_declared_ranges(extra: str | None) -> None:
     """What this venv holds is what is tested: every declared range must admit it."""
+    if extra == "train" and importlib.util.find_spec("torch") is None:
+        pytest.skip("a venv without the train extra (the torch-free suite on another Python)")
     for req in _requirements(extra):
         version = importlib.metadata.version(req.name)
         assert req.specifier.contains(version, prereleases=True), f"{req.name} {version} is outside {req}"
 
 
 def test_library_ranges_admit_other_torch_builds_and_bound_sb3_to_the_tested_series() -> None:
+    pytest.importorskip("stable_baselines3", reason="the tested SB3 series is read from an installed SB3")
     train = {r.name: r.specifier for r in _requirements("train")}
     assert "2.13.0" in train["torch"] and "2.8.0" in train["torch"] and "2.13.0+cu128" in train["torch"]  # not a pin
     for name in ("stable-baselines3", "sb3-contrib"):
@@ -206,6 +210,7 @@ def test_library_ranges_admit_other_torch_builds_and_bound_sb3_to_the_tested_ser
 def test_the_makefile_installs_exactly_the_pinned_torch() -> None:
     """make's every pip call is constrained by constraints.txt, which pins torch==2.13.0, and the
     declared range admits it (so the pin, not the range, picks the build)."""
+    pytest.importorskip("torch", reason="checks the venv make builds, which has torch")
     makefile = (ROOT / "Makefile").read_text()
     pip_install = re.search(r"^PIP_INSTALL := (.*)$", makefile, re.M)
     assert pip_install and "-c constraints.txt" in pip_install.group(1)
