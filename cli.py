@@ -46,10 +46,12 @@ def _env_registry() -> dict[str, tuple[Any, str, str]]:
 
 def _resolve_env(name: str) -> str:
     """The versioned env name for ``name``, or a :class:`UsageError` listing the available ones."""
-    from mythzoo.envs import ALIASES, resolve
+    from mythzoo.envs import ALIASES, RetiredEnvError, resolve
 
     try:
         return resolve(name)
+    except RetiredEnvError as e:
+        raise UsageError(str(e)) from None
     except KeyError:
         names = sorted(_env_registry())
         aliases = sorted(f"{a} (= {v})" for a, v in ALIASES.items())

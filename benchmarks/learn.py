@@ -38,7 +38,7 @@ from mythzoo.training.ppo import policy_from_weights, train
 from results_doc import mean_ci, update_section, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
-TITLES = {"mythsgate_v0": "Mythsgate", "mythwind_innkeeper_v0": "Mythwind: the Innkeeper"}
+TITLES = {"mythsgate": "Mythsgate", "mythwind_innkeeper": "Mythwind: the Innkeeper"}
 
 
 def plot_curves(history: dict[str, list[dict[str, Any]]], path: Path, title: str, levels: dict[str, float] | None = None) -> None:
@@ -92,7 +92,7 @@ def main() -> None:
     args = ap.parse_intermixed_args()  # overrides may come before or after the options
 
     env_name = mz_envs.resolve(args.env)
-    game = env_name.removesuffix("_v0")
+    game = mz_envs.spec(env_name).name
     cfg = load_config(f"{game}/ppo.yaml", [f"seed={args.seed}", f"registry={args.registry}", *args.overrides])
     probe = mz_envs.make(env_name, **cfg.env_kwargs)
     roles = probe.unwrapped.roles()
@@ -179,7 +179,7 @@ def main() -> None:
     cmd = f"python benchmarks/learn.py {game} --minutes {args.minutes:g} --games {args.games} --registry {args.registry}"
     cmd += f" --pick {args.pick}" if args.pick != "final" else ""
     cmd += "".join(f" {o}" for o in args.overrides)
-    title = TITLES.get(env_name, env_name)
+    title = TITLES.get(mz_envs.spec(env_name).name, env_name)
     lines = [f"## {title} (`{env_name}`)", "", "Produced by:", "", "```", cmd, "```", ""]
     if summary:
         steps = ", ".join(f"{role}: {r['steps']:,}" for role, r in (summary["roles"] or {"": summary}).items())

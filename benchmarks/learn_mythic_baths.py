@@ -27,6 +27,7 @@ from mythzoo.training.ppo import policy_from_weights, train
 from results_doc import update_section, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
+ENV = mz_envs.spec("mythic_baths").env_name  # the current version, e.g. mythic_baths_v1
 
 
 def plot_curve(history: list[dict], path: Path) -> None:
@@ -68,7 +69,7 @@ def main() -> None:
     cfg = load_config("mythic_baths/ppo.yaml", [f"seed={args.seed}", f"max_minutes={args.minutes}", "total_timesteps=1000000000", *args.overrides])
     if args.registry:
         cfg.registry = args.registry
-    cfg.name = cfg.name or "mythic_baths_v0-ppo"
+    cfg.name = cfg.name or f"{ENV}-ppo"
     t0 = time.time()
     summary = train(cfg)
     train_minutes = (time.time() - t0) / 60
@@ -101,7 +102,7 @@ def main() -> None:
     result = {"summary": {k: v for k, v in summary.items() if k != "history"}, "history": summary["history"], "evaluation": rows, "train_minutes": train_minutes}
     (out / "results_mythic_baths.json").write_text(json.dumps(result, indent=2, default=str))
     lines = [
-        "## Mythic Baths (`mythic_baths_v0`)",
+        f"## Mythic Baths (`{ENV}`)",
         "",
         "Produced by:",
         "",
@@ -134,7 +135,7 @@ def main() -> None:
         "The champion ships in the repository as a registry export (weights and spec, hashes checked on import):",
         "",
         "```sh",
-        "mythzoo registry import checkpoints/mythic_baths_v0-ppo-champion.tar",
+        f"mythzoo registry import checkpoints/{ENV}-ppo-champion.tar",
         f"mythzoo play mythic_baths --vs {summary['checkpoint']}",
         f"mythzoo eval mythic_baths {summary['checkpoint']} heuristic random --games 300",
         "```",

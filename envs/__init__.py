@@ -13,10 +13,11 @@ training or evaluation. A new game is one folder plus one line in :data:`GAMES`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mythzoo.envs import mythic_baths_v0, mythsgate_v0, mythwind_innkeeper_v0
-from mythzoo.envs.core.errors import IllegalActionError
+from mythzoo.envs.core.errors import IllegalActionError, RetiredEnvError
 from mythzoo.envs.core.spec import GameSpec
 from mythzoo.envs.mythic_baths.spec import SPEC as MYTHIC_BATHS
 from mythzoo.envs.mythsgate.spec import SPEC as MYTHSGATE
@@ -68,11 +69,27 @@ def unregister(env_name: str) -> None:
 
 
 def resolve(name: str) -> str:
-    """The versioned env name for ``name`` (``mythic_baths`` -> ``mythic_baths_v0``)."""
+    """The versioned env name for ``name`` (``mythic_baths`` -> ``mythic_baths_v1``).
+
+    An older version of a known game raises :class:`RetiredEnvError` naming the current one; any
+    other unknown name a ``KeyError`` listing the envs."""
     key = ALIASES.get(name, name)
     if key not in SPECS:
+        replacement = retired(name)
+        if replacement is not None:
+            raise RetiredEnvError(name, replacement)
         raise KeyError(f"unknown env {name!r}; available: {sorted(SPECS)}")
     return key
+
+
+def retired(name: str) -> str | None:
+    """The current versioned name if ``name`` is an older version of a known game (``mythic_baths_v0``
+    -> ``mythic_baths_v1``), else ``None``."""
+    match = re.fullmatch(r"(?P<game>.+)_v(?P<version>\d+)", name)
+    if match is None or match["game"] not in ALIASES:
+        return None
+    current = SPECS[ALIASES[match["game"]]]
+    return current.env_name if int(match["version"]) < current.version else None
 
 
 def spec(name: str) -> GameSpec:
@@ -120,6 +137,6 @@ for _spec in GAMES:
     register(_spec)
 
 __all__ = [
-    "ALIASES", "ENVS", "GAMES", "GYMNASIUM_ENVS", "SPECS", "GameSpec", "IllegalActionError", "make",
-    "mythic_baths_v0", "mythsgate_v0", "mythwind_innkeeper_v0", "register", "resolve", "spec", "unregister",
+    "ALIASES", "ENVS", "GAMES", "GYMNASIUM_ENVS", "SPECS", "GameSpec", "IllegalActionError", "RetiredEnvError", "make",
+    "mythic_baths_v0", "mythsgate_v0", "mythwind_innkeeper_v0", "register", "resolve", "retired", "spec", "unregister",
 ]

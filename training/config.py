@@ -10,6 +10,7 @@ The shipped presets live in the ``mythzoo.configs`` package (``configs/<game>/*.
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from importlib import resources
@@ -229,7 +230,7 @@ def _is_text(key: str) -> bool:
 
 def default_config_path(env: str) -> Path | None:
     """``configs/<game>/ppo.yaml`` for env ``env`` (versioned or not), if there is one."""
-    base = env[:-3] if env.endswith("_v0") else env
+    base = re.sub(r"_v\d+$", "", env)
     candidate = CONFIG_ROOT / base / "ppo.yaml"
     return candidate if candidate.exists() else None
 

@@ -53,10 +53,12 @@ def env_kwargs_from(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any]:
 
 def resolve_env(name: str) -> str:
     """The versioned env name, or a usage error listing the envs."""
-    from mythzoo.envs import ENVS, resolve
+    from mythzoo.envs import ENVS, RetiredEnvError, resolve
 
     try:
         return resolve(name)
+    except RetiredEnvError as e:
+        raise _usage_error(str(e)) from None
     except KeyError:
         raise _usage_error(f"unknown env {name!r}; available: {', '.join(sorted(ENVS))}") from None
 
