@@ -621,6 +621,33 @@ def test_complaint_drawn_guest_not_seated_resolves_its_complaints() -> None:
     assert s.coins == 3 + 1 - 1 and s.last_unseated == 2
 
 
+def test_complaint_draw_of_two_or_more_draws_every_guest_even_after_one_is_seated(tmp_path) -> None:
+    # A replacement data file: the Peddler (door + drink, never seated here) complains "draw 2".
+    raw = json.loads(DEFAULT_DATA.read_text())
+    raw["guests"][8]["complaints"] = [{"kind": "draw", "amount": 2}]
+    p = tmp_path / "charter.json"
+    p.write_text(json.dumps(raw))
+    r2 = MythwindInnkeeperRules(load_data(p), 6, 4, auto=False)
+    # The bag holds the Farmhand (table) and the Traveller (window): both can be seated late.
+    s = r2.from_json(R.to_json(dusk(inn={12: tok(TABLE), 0: tok(WINDOW)}, drawn=(8,), bag=(0, 2), coins=0)))
+    r2.apply(s, A("done"))
+    assert s.phase == P_LATE and s.sel in (0, 2)
+    first = s.sel
+    r2.apply(s, A("slot", 12 if first == 0 else 0))
+    r2.validate(s)
+    # the first late guest seated, the complaint draws its second guest
+    assert s.phase == P_LATE and s.sel == 2 - first and s.bag == []
+    r2.apply(s, A("slot", 12 if s.sel == 0 else 0))
+    r2.validate(s)
+    assert s.coins == 2 and (s.last_seated, s.last_unseated) == (2, 1) and s.turn == 1
+    # Declining the first late guest also goes on to the second draw.
+    s = r2.from_json(R.to_json(dusk(inn={12: tok(TABLE), 0: tok(WINDOW)}, drawn=(8,), bag=(0, 2), coins=0)))
+    r2.apply(s, A("done"))
+    first = s.sel
+    r2.apply(s, A("done"))
+    assert s.phase == P_LATE and s.sel == 2 - first
+
+
 def test_complaints_that_cannot_be_resolved_are_ignored() -> None:
     # Herbalist: lose a kitchen (none in the inn); Alchemist: draw (empty bag).
     s = dusk(inn={12: tok(TABLE)}, drawn=(20, 16), bag=(), coins=4, renown=4)

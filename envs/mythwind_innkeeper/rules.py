@@ -206,6 +206,7 @@ class State:
     skill_left: int = 0
     cq: list[int] = field(default_factory=list)  # guests whose complaints are being resolved (front first)
     cpos: int = 0  # next complaint of cq[0]
+    draw_left: int = 0  # guests still to draw for the draw complaint in progress (cq[0]'s, before cpos)
     lose_type: int = -1
     dmg: list[int] = field(default_factory=list)  # damage still to assign (D_* categories)
     rolls: list[int] = field(default_factory=lambda: [-1, -1])  # last upkeep rolls (villager, sprite)
@@ -1282,7 +1283,20 @@ class MythwindInnkeeperRules(RulesBase):
         while cq:
             comps = gcomp[cq[0]]
             n = len(comps)
-            while cpos < n:
+            while cpos < n or s.draw_left:
+                if s.draw_left:  # a draw complaint of 2 or more goes on after a late guest was seated or declined
+                    if not s.bag:
+                        s.draw_left = 0
+                        continue
+                    s.draw_left -= 1
+                    g2 = self._draw_guest(s)
+                    if self.seat_slots(s, g2):
+                        s.cpos = cpos
+                        s.sel = g2
+                        s.phase = P_LATE
+                        return
+                    cq.append(g2)
+                    continue
                 kind, arg = comps[cpos]
                 cpos += 1
                 if kind == C_COINS:
@@ -1295,17 +1309,8 @@ class MythwindInnkeeperRules(RulesBase):
                         s.lose_type = arg
                         s.phase = P_LOSE
                         return
-                elif kind == C_DRAW:
-                    for _ in range(arg):
-                        if not s.bag:
-                            break
-                        g2 = self._draw_guest(s)
-                        if self.seat_slots(s, g2):
-                            s.cpos = cpos
-                            s.sel = g2
-                            s.phase = P_LATE
-                            return
-                        cq.append(g2)
+                elif kind == C_DRAW:  # drawn one at a time above, each late guest seated or declined before the next
+                    s.draw_left = arg
             cq.pop(0)
             cpos = 0
         s.cpos = 0
@@ -1338,7 +1343,7 @@ class MythwindInnkeeperRules(RulesBase):
             gl[g] = G_BAG
             bag.append(g)
         bag.sort()
-        s.drawn, s.quiet, s.cq, s.cpos = [], [], [], 0
+        s.drawn, s.quiet, s.cq, s.cpos, s.draw_left = [], [], [], 0, 0
         if s.served:  # served cards are shuffled back into the gossip deck (with the known bottom cards)
             s.gdeck = sorted(s.gdeck + s.gbottom + s.served)
             s.gbottom, s.served = [], []
@@ -1398,7 +1403,7 @@ class MythwindInnkeeperRules(RulesBase):
             ("day", 0, self.days_per_season), ("turn", 0, self.total_days()), ("weather", -1, self.NW - 1),
             ("prev_wtype", -1, 2), ("streak", 0, 10**6), ("party_coins", 0, MAX_PARTY_COINS), ("party_type", -1, len(FURNITURE) - 1),
             ("party_slot", -1, NUM_SLOTS - 1), ("row", -1, len(OPERATE) - 1), ("ctx", 0, 2), ("sel", -1, max(NG, NA, NUM_SLOTS) - 1),
-            ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("cpos", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
+            ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("cpos", 0, 10), ("draw_left", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
             ("last_seated", 0, NUM_SLOTS), ("last_unseated", 0, NG), ("earned", 0, 10**9), ("over", 0, 1),
         ):
             check_int(getattr(s, name), lo, hi, name)
