@@ -3,8 +3,8 @@
 Each test is named after the rule it checks; ``test_assumption_...`` tests pin down the designed
 parts (the Town Charter stand-ins listed as ASSUMPTIONs in ``docs/rules/mythwind_innkeeper.md``).
 Scenarios start from :func:`scene` (an empty inn, chosen tokens, guests, weather and phase) and
-every state is validated (each guest, token and gossip card in exactly one place, the grid's
-placement restrictions, coins and renown in range) after every action.
+every state is validated (each guest, token and gossip card in exactly one place, the
+grid's doors and windows in outer slots, coins and renown in range) after every action.
 """
 
 from __future__ import annotations
@@ -917,14 +917,41 @@ def test_assumption_gossip_deck_bottom_cards_drawn_after_the_shuffled_part() -> 
     assert s.hand == [1, 4] and s.gbottom == [2, 0, 3, 5]
 
 
-def test_assumption_losing_a_kitchen_removes_drinks_and_food_it_supported() -> None:
-    inn = {12: tok(KITCHEN), 13: tok(DRINK), 11: tok(FOOD), 10: tok(TABLE)}
+def test_assumption_losing_a_kitchen_or_stage_leaves_the_drinks_food_music_and_plays_it_supported() -> None:
+    inn = {12: tok(KITCHEN), 13: tok(DRINK), 11: tok(FOOD), 10: tok(TABLE), 2: tok(STAGE), 3: tok(MUSIC)}
     s = dusk(inn=inn, drawn=(20,), renown=4)  # the Herbalist (fireplace + kitchen) cannot be seated: lose a kitchen
     host_after_seating(s)
     assert s.phase == P_LOSE
     act(s, "slot", 12)
-    assert s.slot_acc[12] == -1 and s.slot_acc[13] == -1 and s.slot_acc[11] == -1 and s.slot_acc[10] >= 0
-    assert not R.placement_violations(s)
+    # only the kitchen goes; the drink and the food stay, now with no kitchen next to them
+    assert s.slot_acc[12] == -1 and s.slot_acc[13] == tok(DRINK) and s.slot_acc[11] == tok(FOOD)
+    assert R.unsupported(s) == [11, 13] and not R.placement_violations(s)
+    # they still serve requests: the Miner (bar + drink) can be seated on a bar
+    s2 = improve_scene(inn={13: tok(DRINK), 7: tok(BAR)})
+    s2.phase = P_SEAT_GUEST
+    s2.drawn, s2.guest_loc[1] = [1], G_DRAWN
+    s2.bag.remove(1)
+    R.validate(s2)
+    s2.legal = R._compute_legal(s2)
+    assert A("guest", 1) in R.legal_actions(s2)
+
+
+def test_assumption_a_stranded_drink_may_be_sold_and_moves_only_next_to_a_kitchen() -> None:
+    s = improve_scene(inn={13: tok(DRINK), 20: tok(KITCHEN)})  # a drink left by a lost kitchen
+    assert R.unsupported(s) == [13]
+    assert not illegal(s, "sell", 13) and not illegal(s, "move", 13)
+    act(s, "move", 13)
+    assert {T.decode(a)[1] for a in R.legal_actions(s)} == {15, 21}  # next to the kitchen in r4c0 only
+
+
+def test_assumption_season_end_discard_of_a_damaged_kitchen_keeps_its_undamaged_drinks_and_food() -> None:
+    inn = {12: tok(KITCHEN), 13: tok(DRINK), 11: tok(FOOD), 10: tok(TABLE)}
+    s = season_end(inn=inn, damaged=(12, 11), drawn=(0,))
+    seat(s, 0, 10)
+    act(s, "done")
+    # the damaged kitchen and the damaged food are discarded; the undamaged drink stays
+    assert s.slot_acc[12] == -1 and s.slot_acc[11] == -1 and s.slot_acc[13] == tok(DRINK)
+    assert s.phase == P_DAMAGE and set(R.legal_actions(s)) == {A("slot", 10), A("slot", 13)}
 
 
 def test_assumption_a_move_may_not_strand_drinks_food_music_or_plays() -> None:

@@ -619,7 +619,10 @@ class MythwindInnkeeperRules(RulesBase):
         return True
 
     def placement_violations(self, s: State) -> list[str]:
-        """Every placement restriction broken by the grid (empty in every reachable state)."""
+        """Every placement restriction broken by the grid that no reachable state breaks: a door or
+        window in an inner slot. A drink, food, music or play with no adjacent kitchen (stage) is
+        reachable: a complaint or the season's discard may take its kitchen (stage) and it stays
+        (assumption A15); the restriction binds its placing, moving and the sale of its support."""
         out = []
         for d, a in enumerate(s.slot_acc):
             if a < 0:
@@ -627,10 +630,13 @@ class MythwindInnkeeperRules(RulesBase):
             t = self.acc_type[a]
             if (t == DOOR or t == WINDOW) and not OUTER[d]:
                 out.append(f"{('window', 'door')[t == DOOR]} in inner slot {d}")
-            need = SUPPORT.get(t)
-            if need is not None and not self._supported(s, d, need):
-                out.append(f"accommodation type {t} in slot {d} has no adjacent type {need}")
         return out
+
+    def unsupported(self, s: State) -> list[int]:
+        """Slots holding a drink, food, music or play with no orthogonally adjacent kitchen (stage):
+        left so by a lost or discarded support (A15); they still serve requests."""
+        ty, acc = self.acc_type, s.slot_acc
+        return [d for d in self.inn_view(s).occ if ty[acc[d]] in SUPPORT and not self._supported(s, d, SUPPORT[ty[acc[d]]])]
 
     # ---------------------------------------------------------- legality
     def operate_ok(self, s: State, r: int) -> bool:
@@ -1147,7 +1153,7 @@ class MythwindInnkeeperRules(RulesBase):
 
     def _remove_acc(self, s: State, d: int) -> None:
         """Return the token in slot ``d`` to the supply; a guest there becomes unseated without
-        complaints; drinks/food (music/plays) left with no adjacent kitchen (stage) go too."""
+        complaints. Drinks and food (music and plays) next to a lost kitchen (stage) stay (A15)."""
         a = s.slot_acc[d]
         s.acc_slot[a] = A_SUPPLY
         s.slot_acc[d] = -1
@@ -1160,13 +1166,6 @@ class MythwindInnkeeperRules(RulesBase):
             s.slot_back[d] = 0
             s.guest_loc[g] = G_QUIET
             s.quiet.append(g)
-        t = self.acc_type[a]
-        deps = DEPENDENTS.get(t)
-        if deps:
-            for y in ADJ[d]:
-                b = s.slot_acc[y]
-                if b >= 0 and self.acc_type[b] in deps and not self._supported(s, y, t):
-                    self._remove_acc(s, y)
 
     def _resolve_skill(self, s: State, k: int) -> None:
         ty, st = self.acc_type, self.acc_style
@@ -1395,8 +1394,8 @@ class MythwindInnkeeperRules(RulesBase):
 
     # ------------------------------------------------------- validation
     def validate(self, s: State) -> None:
-        """Check every invariant: types, ranges, each guest/token/card in exactly one place, the
-        grid's placement restrictions, coins never negative, renown on its track."""
+        """Check every invariant: types, ranges, each guest/token/card in exactly one place, doors
+        and windows in outer slots (:meth:`placement_violations`), coins never negative, renown on its track."""
         NG, NA, NC = self.NG, self.NA, self.NC
         for name, lo, hi in (
             ("phase", 0, P_OVER), ("coins", 0, 10**9), ("renown", 0, self.track_len - 1), ("season", 0, self.num_seasons - 1),
