@@ -14,7 +14,7 @@ from mythzoo.envs import IllegalActionError
 from mythzoo.envs import mythwind_innkeeper_v0 as inn
 from mythzoo.envs.mythwind_innkeeper.gym_env import MythwindInnkeeperGymEnv
 
-N_ACTIONS = 247
+N_ACTIONS = 297
 
 
 def play(env, seed: int, policy_seed: int = 0, stop_after: int | None = None) -> dict:
@@ -38,7 +38,7 @@ def play(env, seed: int, policy_seed: int = 0, stop_after: int | None = None) ->
     return {"traj": traj, "return": total, "final": final}
 
 
-def test_the_innkeeper_has_247_actions_with_the_default_data() -> None:
+def test_the_innkeeper_has_297_actions_with_the_default_data() -> None:
     e = inn.env()
     assert e.possible_agents == ["innkeeper"]
     assert e.action_space("innkeeper").n == N_ACTIONS == e.action_table().n

@@ -20,7 +20,7 @@ from mythzoo.envs.mythwind_innkeeper.components import (
     InnDataError, load_data, parse_data, DEFAULT_DATA,
 )
 from mythzoo.envs.mythwind_innkeeper.rules import (
-    A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
+    A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, P_ARRANGE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
     P_ENTERTAINER, P_FAVORITE_PICK, P_IMPROVE, P_LATE, P_LOSE, P_OPERATE, P_OVER, P_PAMPER_SLOT, P_PARTY, P_SEAT_GUEST, P_SETUP,
     P_SKILL, P_SEAT_SLOT, P_SKILL_GUEST, P_TOWN, P_WORKER, PAMPER, PARTY, SERVE, MythwindInnkeeperRules, State,
 )
@@ -900,6 +900,54 @@ def test_assumption_learning_into_a_taken_slot_moves_that_skill_to_a_free_slot()
     assert s.skill_row[SK["waxed_furniture"]] == SERVE and s.skill_row[SK["rumormonger"]] == 0
     s = scene(coins=100, drawn=(0,), season=2, skills={k: i for i, k in enumerate(list(SK)[:5])})
     assert "learn" not in legal_names(s)  # five slots, five skills
+
+
+def test_gaining_a_skill_lets_the_player_rearrange_all_gained_skills_freely() -> None:
+    s = scene(coins=50, drawn=(0,), skills={"rumormonger": SERVE, "waxed_furniture": IMPROVE})
+    act(s, "learn", SK["quartermaster"] * R.slots + MINGLE)
+    # the rearrangement: any gained skill into any other row's slot, or keep them as they are
+    gained = {SK["rumormonger"]: SERVE, SK["waxed_furniture"]: IMPROVE, SK["quartermaster"]: MINGLE}
+    assert s.phase == P_ARRANGE
+    assert set(R.legal_actions(s)) == {A("arrange", k * R.slots + r) for k, row in gained.items() for r in range(R.slots) if r != row} | {A("done")}
+    assert T.label(A("arrange", SK["waxed_furniture"] * R.slots + SERVE)) == "arrange(waxed_furniture to row serve)"
+    act(s, "arrange", SK["waxed_furniture"] * R.slots + SERVE)  # a skill there takes the moved skill's old slot
+    assert s.skill_row[SK["waxed_furniture"]] == SERVE and s.skill_row[SK["rumormonger"]] == IMPROVE
+    act(s, "arrange", SK["quartermaster"] * R.slots + PAMPER)  # into an empty slot
+    assert s.skill_row[SK["quartermaster"]] == PAMPER and MINGLE not in s.skill_row
+    act(s, "done")
+    assert s.phase == P_OPERATE and s.coins == 50 - DATA.skills[SK["quartermaster"]].cost
+    # The first skill gained has no rearrangement: learning already chose its slot.
+    s = scene(coins=50, drawn=(0,))
+    act(s, "learn", SK["quartermaster"] * R.slots + MINGLE)
+    assert s.phase == P_OPERATE
+
+
+def test_gaining_a_skill_reaches_every_arrangement_of_the_gained_skills() -> None:
+    keys = ["musical_ear", "waxed_furniture", "rumormonger", "quartermaster"]
+    rng = make_rng(5)
+    for _ in range(20):
+        s = scene(coins=100, drawn=(0,), season=1, skills={k: r for r, k in enumerate(keys)})
+        act(s, "learn", SK["patron"] * R.slots + 4)
+        five = [SK[k] for k in keys] + [SK["patron"]]
+        target = dict(zip(five, (int(x) for x in rng.permutation(R.slots))))
+        moves = 0
+        while s.phase == P_ARRANGE:  # selection: each move puts one skill in its target slot for good
+            k = next((k for k in five if s.skill_row[k] != target[k]), None)
+            if k is None:
+                act(s, "done")
+                break
+            act(s, "arrange", k * R.slots + target[k])
+            moves += 1
+        assert moves <= R.slots - 1 and all(s.skill_row[k] == target[k] for k in five) and s.phase == P_OPERATE
+
+
+def test_gaining_a_skill_rearrangement_ends_after_slots_minus_one_moves() -> None:
+    s = scene(coins=50, drawn=(0,), skills={"rumormonger": SERVE})
+    act(s, "learn", SK["waxed_furniture"] * R.slots + IMPROVE)
+    for _ in range(R.slots - 1):
+        assert s.phase == P_ARRANGE
+        act(s, "arrange", SK["rumormonger"] * R.slots + (s.skill_row[SK["rumormonger"]] + 1) % R.slots)
+    assert s.phase == P_OPERATE and s.arrange_left == 0
 
 
 def test_assumption_mingled_gossip_resolves_at_next_dawn_and_goes_to_the_deck_bottom() -> None:

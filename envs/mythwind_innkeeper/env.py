@@ -3,7 +3,7 @@
 =================  =====================================================================
 Import             ``from mythzoo.envs import mythwind_innkeeper_v0``
 Agents             one, ``innkeeper``
-Actions            ``Discrete(247)`` with the default data; a day is many decisions
+Actions            ``Discrete(297)`` with the default data; a day is many decisions
 Observations       ``Dict(observation=Box(float32, (L,)), action_mask=Box(int8, (247,)))``
 Rewards            ``coins`` (default): every step pays the change of the innkeeper's coins
                    (gains positive, purchases negative), so an episode's return is the

@@ -40,11 +40,11 @@ ALIGNED_ROWS = {SPRITE: (PAMPER, IMPROVE, SERVE), VILLAGER: (SERVE, MINGLE, PART
 # Decision phases.
 (P_SETUP, P_TOWN, P_OPERATE, P_PAMPER_GUEST, P_PAMPER_SLOT, P_IMPROVE, P_BUY_SLOT, P_MOVE_DEST, P_SERVE, P_MINGLE,
  P_PARTY, P_SKILL, P_SKILL_GUEST, P_FAVORITE_PICK, P_ENTERTAINER, P_WORKER, P_SEAT_GUEST, P_SEAT_SLOT, P_LOSE,
- P_LATE, P_DAMAGE, P_OVER) = range(22)
+ P_LATE, P_DAMAGE, P_ARRANGE, P_OVER) = range(23)
 PHASE_NAMES = (
     "setup", "town", "operate", "pamper_guest", "pamper_slot", "improve", "buy_slot", "move_dest", "serve", "mingle",
     "party", "skill", "skill_guest", "favorite_pick", "entertainer", "worker", "seat_guest", "seat_slot", "lose",
-    "late_guest", "damage", "over",
+    "late_guest", "damage", "arrange", "over",
 )
 # Guest locations (guest_loc); 0..24 = seated in that slot.
 G_SUPPLY, G_BAG, G_DRAWN, G_QUIET = -1, -2, -3, -4
@@ -165,9 +165,9 @@ _below = _lemire_below if _lemire_matches_numpy() else _numpy_below
 class State:
     """The whole campaign as plain data (see ``docs/rules/mythwind_innkeeper.md``, "State")."""
 
-    rng: np.random.Generator
-    phase: int
-    coins: int
+    rng: np.random.Generator  # the campaign's own seeded generator: every future draw (the whole hidden state)
+    phase: int  # the decision phase (P_* = index into PHASE_NAMES; the observation's one-hot phase)
+    coins: int  # coins held (the journal's coins; never negative)
     renown: int  # slot on the renown track (0 = leftmost)
     season: int  # 0-based
     day: int  # 0-based day within the season
@@ -191,7 +191,7 @@ class State:
     weather: int = -1  # today's weather card
     prev_wtype: int = -1  # weather type of the previous day (streaks)
     streak: int = 0  # consecutive days of today's weather type, today included
-    party_coins: int = 0
+    party_coins: int = 0  # coins placed next to the party action (0..3)
     party_type: int = -1  # furniture type marked by the party token, -1 none
     party_slot: int = -1  # where the token was placed (display only)
     skill_row: list[int] = field(default_factory=list)  # skill -> row of its slot, -1 not gained
@@ -202,18 +202,19 @@ class State:
     row: int = -1  # the character's Operate row today
     ctx: int = 0  # who performs the action in progress: 0 character, 1 worker, 2 Entertainer
     sel: int = -1  # the guest / token / slot chosen in the previous step
-    skill_active: int = -1
-    skill_left: int = 0
+    skill_active: int = -1  # the skill being resolved (its follow-up choices), -1 none
+    skill_left: int = 0  # guests the skill being resolved still returns to the bag (Waiting List: 2)
+    arrange_left: int = 0  # skill moves left in the rearrangement after gaining a skill (phase arrange)
     cq: list[int] = field(default_factory=list)  # guests whose complaints are being resolved (front first)
     cpos: int = 0  # next complaint of cq[0]
     draw_left: int = 0  # guests still to draw for the draw complaint in progress (cq[0]'s, before cpos)
-    lose_type: int = -1
+    lose_type: int = -1  # accommodation type the complaint in progress takes (phase lose), -1 none
     dmg: list[int] = field(default_factory=list)  # damage still to assign (D_* categories)
     rolls: list[int] = field(default_factory=lambda: [-1, -1])  # last upkeep rolls (villager, sprite)
-    last_seated: int = 0
-    last_unseated: int = 0
+    last_seated: int = 0  # guests seated (front and back facing) at the last dusk
+    last_unseated: int = 0  # guests left unseated at the last dusk (late and quiet guests included)
     earned: int = 0  # coins gained over the campaign (never decreases)
-    over: int = 0
+    over: int = 0  # 1 once the campaign has ended (phase over)
     legal: list[int] | None = field(default=None, compare=False, repr=False)
 
 
@@ -264,6 +265,7 @@ class MythwindInnkeeperRules(RulesBase):
         self.A_GUEST, self.A_SLOT, self.A_BUY, self.A_MOVE = o("guest"), o("slot"), o("buy"), o("move")
         self.A_SELL, self.A_REPAIR, self.A_GOSSIP, self.A_SKILL = o("sell"), o("repair"), o("gossip"), o("skill")
         self.A_ECOIN, self.A_EPARTY, self.A_WORKER, self.A_DONE = o("entertainer_coin"), o("entertainer_party"), o("worker"), o("done")
+        self.A_ARRANGE = o("arrange")
         self.num_actions = self.table.n
         self.handlers = build_handlers(self, self.table)
         # A chosen slot or a "done" means one step or another by phase: per phase, the step it takes.
@@ -274,7 +276,7 @@ class MythwindInnkeeperRules(RulesBase):
         })
         self._done_steps = self._by_phase({
             P_WORKER: self._start_dusk, P_SEAT_GUEST: self._host, P_IMPROVE: self._done_improve, P_SKILL: self._done_skill,
-            P_LATE: self._done_late, P_SKILL_GUEST: self._end_skill,
+            P_LATE: self._done_late, P_SKILL_GUEST: self._end_skill, P_ARRANGE: self._done_arrange,
         })
         d = data
         self.NG, self.NA, self.NC, self.NK = len(d.guests), len(d.accommodations), len(d.gossip), len(d.skills)
@@ -742,6 +744,11 @@ class MythwindInnkeeperRules(RulesBase):
             return [SL + d for d in self.furniture_slots(s)]
         if ph == P_SKILL:
             return [self.A_SKILL, self.A_DONE]
+        if ph == P_ARRANGE:  # any gained skill into any other slot (a skill there takes its place), or keep the arrangement
+            A, n = self.A_ARRANGE, self.slots
+            acts = [A + k * n + r for k, row in enumerate(s.skill_row) if row >= 0 for r in range(n) if r != row]
+            acts.append(self.A_DONE)
+            return acts
         if ph == P_FAVORITE_PICK:
             return [self.A_GUEST + g for g in s.bag]
         if ph == P_ENTERTAINER:
@@ -875,9 +882,27 @@ class MythwindInnkeeperRules(RulesBase):
         s.phase = P_OPERATE
 
     def act_learn(self, s: State, arg: int) -> None:
-        """Town action (Longhouse): learn skill ``arg // slots`` into the slot of row ``arg % slots``."""
+        """Town action (Longhouse): learn skill ``arg // slots`` into the slot of row ``arg % slots``;
+        with two or more skills gained, the rearrangement follows (phase ``arrange``)."""
         self._learn(s, arg // self.slots, arg % self.slots)
-        s.phase = P_OPERATE
+        if len(s.skill_row) - s.skill_row.count(-1) >= 2:
+            s.arrange_left = self.slots - 1  # any arrangement of the slots is at most slots - 1 swaps away
+            s.phase = P_ARRANGE
+        else:
+            s.phase = P_OPERATE
+
+    def act_arrange(self, s: State, arg: int) -> None:
+        """Rearranging the gained skills: skill ``arg // slots`` into the slot of row ``arg % slots``;
+        a skill in that slot takes the moved skill's old slot."""
+        k, r = divmod(arg, self.slots)
+        sr = s.skill_row
+        j = self.skill_in_row(s, r)
+        if j >= 0:
+            sr[j] = sr[k]
+        sr[k] = r
+        s.arrange_left -= 1
+        if not s.arrange_left:
+            s.phase = P_OPERATE
 
     def act_operate(self, s: State, r: int) -> None:
         """The character's Operate action: row ``r``."""
@@ -1043,6 +1068,11 @@ class MythwindInnkeeperRules(RulesBase):
         s.improve_used = [0, 0, 0]
         self._after_operate(s)
 
+    def _done_arrange(self, s: State) -> None:
+        """The skills stay where they are now."""
+        s.arrange_left = 0
+        s.phase = P_OPERATE
+
     def _done_skill(self, s: State) -> None:
         """The skill not used."""
         s.phase = P_WORKER
@@ -1120,7 +1150,7 @@ class MythwindInnkeeperRules(RulesBase):
     def _learn(self, s: State, k: int, r: int) -> None:
         s.coins -= self.data.skills[k].cost
         j = self.skill_in_row(s, r)
-        if j >= 0:  # rearranging: the skill in that slot moves to the first free slot
+        if j >= 0:  # the skill in that slot moves to the first free slot (the rearrangement that follows may move it on)
             used = set(x for x in s.skill_row if x >= 0)
             s.skill_row[j] = next(x for x in range(self.slots) if x not in used)
         s.skill_row[k] = r
@@ -1402,7 +1432,7 @@ class MythwindInnkeeperRules(RulesBase):
             ("day", 0, self.days_per_season), ("turn", 0, self.total_days()), ("weather", -1, self.NW - 1),
             ("prev_wtype", -1, 2), ("streak", 0, 10**6), ("party_coins", 0, MAX_PARTY_COINS), ("party_type", -1, len(FURNITURE) - 1),
             ("party_slot", -1, NUM_SLOTS - 1), ("row", -1, len(OPERATE) - 1), ("ctx", 0, 2), ("sel", -1, max(NG, NA, NUM_SLOTS) - 1),
-            ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("cpos", 0, 10), ("draw_left", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
+            ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("arrange_left", 0, max(0, self.slots - 1)), ("cpos", 0, 10), ("draw_left", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
             ("last_seated", 0, NUM_SLOTS), ("last_unseated", 0, NG), ("earned", 0, 10**9), ("over", 0, 1),
         ):
             check_int(getattr(s, name), lo, hi, name)
@@ -1482,6 +1512,9 @@ class MythwindInnkeeperRules(RulesBase):
             req(0 <= s.sel < NUM_SLOTS and s.slot_acc[s.sel] >= 0, "the slot being moved holds no accommodation")
         if s.phase == P_LOSE:
             req(s.lose_type >= 0 and bool(s.cq), "lose phase without a complaint in progress")
+        req((s.phase == P_ARRANGE) == (s.arrange_left > 0), "skill moves left outside the rearrangement (or none in it)")
+        if s.phase == P_ARRANGE:
+            req(len(rows) >= 2, "a rearrangement of fewer than two skills")
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:

@@ -18,8 +18,9 @@ engine), so it plays from any observation source, batched or not. Its plan:
   pampered guest who could not be seated anyway (Pamper) or the party bonus (Party), less the
   renown the action costs.
 * **Skills**: coin skills (a coin per table, bar, door; per cultured or frontier token) are learnt
-  when they pay back over the days left, into rows the alignment lets it play; guest skills return
-  guests who cannot be seated.
+  when they pay back over the days left, into rows the alignment lets it play; after learning,
+  the gained skills are rearranged while a swap puts a skill worth more into a row played more
+  often; guest skills return guests who cannot be seated.
 * **Workers**: a villager die is hired when coins are spare, and dice work the row worth most
   (usually Mingle, whose adventure cards pay coins at the next dawn).
 * **Complaints and upkeep**: the token lost or damaged is the one worth least (damaged first).
