@@ -1525,6 +1525,16 @@ class MythwindInnkeeperRules(RulesBase):
         c.rng = make_rng(int(make_rng(seed).integers(2**63)))
         return c
 
+    def inn_value(self, s: State) -> int:
+        """What the inn's accommodations would sell for: half of each token's cost, rounded down
+        (damaged ones too: they can be sold)."""
+        cost = self.acc_cost
+        return sum(cost[a] // 2 for a in s.slot_acc if a >= 0)
+
+    def worth(self, s: State) -> int:
+        """The score: coins plus :meth:`inn_value` (so selling a token never changes it)."""
+        return s.coins + self.inn_value(s)
+
     def scores(self, s: State) -> list[int]:
-        """The innkeeper's coins."""
-        return [s.coins]
+        """The innkeeper's worth: coins plus the inn's sale value (:meth:`worth`)."""
+        return [self.worth(s)]

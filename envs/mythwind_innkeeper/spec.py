@@ -70,9 +70,11 @@ SPEC = GameSpec(
     heuristic="mythzoo.policies.mythwind_innkeeper_heuristic:MythwindInnkeeperHeuristic",
     data_files=("data/town_charter.json",),
     reward_notes={
-        "coins": "every step: the change of the innkeeper's coins (gains positive, purchases negative); "
-        "a campaign's return is its net coin total (final coins minus the starting coins)",
-        "terminal": "at the end: the campaign's net coin total (final coins minus the starting coins), paid once",
+        "coins": "every step: the change of the innkeeper's worth, the score (coins plus the inn's sale value: half of "
+        "each accommodation's cost, rounded down); a campaign's return is its final worth minus the starting coins, "
+        "a truncated one's the worth reached minus the starting coins",
+        "terminal": "at the end: the final worth minus the starting coins, paid once (a campaign cut by the turn cap "
+        "never reaches its end and pays nothing)",
     },
     max_decisions=max_decisions,
     aliases=("innkeeper",),

@@ -159,7 +159,9 @@ class PhaseChoices:
             if tok is not None:
                 return o["buy"] + tok
         for d in self._in(legal, "sell"):
-            val = s.cost[d] // 2 - self._removal_loss(s, d, base, conf) - self._tonight_loss(s, d)
+            # The score counts a token at its sale value, so a sale earns nothing by itself: only
+            # what keeping it loses (never more than 0 here) would argue for it.
+            val = -self._removal_loss(s, d, base, conf) - self._tonight_loss(s, d)
             if val > best_val:
                 best, best_val = o["sell"] + d, val
         if best is not None:
