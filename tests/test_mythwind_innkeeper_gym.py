@@ -4,7 +4,7 @@
 campaigns (both reward modes, short and truncated campaigns) it gives the same observations,
 masks, rewards, terminations, truncations and infos as an AEC env started from the seed the gym
 env draws, and its spaces are the AEC env's. The rewards keep their meaning: the change of worth (coins plus the inn's sale value)
-per step, or the net coin total once at the end.
+per step, or the net total once at the end.
 """
 
 from __future__ import annotations
