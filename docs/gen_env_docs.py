@@ -245,7 +245,9 @@ def env_doc(spec: GameSpec) -> str:
                     + ", ".join(f"{a} {v}" for a, v in scores.items()) + "; each agent's rewards over the game added up to:", "",
                     "| mode | " + " | ".join(scores) + " |", "|---" * (len(scores) + 1) + "|"]
             out += [f"| `{m}` | " + " | ".join(f"{r[a]:+.4f}" for a in scores) + " |" for m, _, r in example]
-        out += ["", "A game cut by the turn cap is truncated with reward 0 for everyone.", ""]
+        out += ["", "A game cut by the turn cap is truncated (PettingZoo's and Gymnasium's convention): the step that "
+                "reaches the cap pays its own reward like any step (in a per-step mode, that step's change), and no "
+                "end-of-game reward follows (a mode that pays only at the end pays nothing).", ""]
 
     env.reset(seed=RENDER_SEED)
     state = env.get_state()

@@ -13,8 +13,10 @@ import pytest
 from mythzoo.envs import IllegalActionError
 from mythzoo.envs import mythwind_innkeeper_v0 as inn
 from mythzoo.envs.mythwind_innkeeper.gym_env import MythwindInnkeeperGymEnv
+from mythzoo.envs.mythwind_innkeeper.components import load_data
 
-N_ACTIONS = 247
+N_ACTIONS = 297
+DATA_COSTS = [a.cost for a in load_data().accommodations]
 
 
 def play(env, seed: int, policy_seed: int = 0, stop_after: int | None = None) -> dict:
@@ -38,7 +40,7 @@ def play(env, seed: int, policy_seed: int = 0, stop_after: int | None = None) ->
     return {"traj": traj, "return": total, "final": final}
 
 
-def test_the_innkeeper_has_247_actions_with_the_default_data() -> None:
+def test_the_innkeeper_has_297_actions_with_the_default_data() -> None:
     e = inn.env()
     assert e.possible_agents == ["innkeeper"]
     assert e.action_space("innkeeper").n == N_ACTIONS == e.action_table().n
@@ -54,7 +56,7 @@ def test_gym_env_return_is_the_net_coin_total_of_the_campaign() -> None:
         obs, r, term, trunc, info = g.step(int(rng.choice(np.flatnonzero(g.action_masks()))))
         total += r
         done = term or trunc
-    assert total == info["coins"] - 10
+    assert total == info["worth"] - 10
     assert info["day"] == 24
 
 
@@ -68,7 +70,7 @@ def test_gym_env_terminal_reward_mode_and_the_day_cap() -> None:
         rewards.append(r)
         if term or trunc:
             break
-    assert all(x == 0 for x in rewards[:-1]) and rewards[-1] == info["coins"] - 10
+    assert all(x == 0 for x in rewards[:-1]) and rewards[-1] == info["worth"] - 10
     t = MythwindInnkeeperGymEnv(max_turns=2)
     obs, _ = t.reset(seed=1)
     while True:
@@ -97,11 +99,11 @@ def test_coins_reward_mode_return_is_the_net_coin_total_and_infos_carry_renown()
     e = inn.env()
     out = play(e, 4)
     s = e.unwrapped.state_
-    assert out["return"] == s.coins - 10
+    assert out["return"] == e.unwrapped.rules.worth(s) - 10
     reward, term, trunc, info = out["final"]
     assert term and not trunc
-    assert {"coins", "earned", "renown", "renown_level", "seated", "unseated", "day", "season"} <= set(info)
-    assert info["coins"] == s.coins and info["day"] == 24
+    assert {"coins", "worth", "earned", "renown", "renown_level", "seated", "unseated", "day", "season"} <= set(info)
+    assert info["coins"] == s.coins and info["worth"] == e.unwrapped.scores()["innkeeper"] and info["day"] == 24
 
 
 def test_terminal_reward_mode_pays_only_at_the_end() -> None:
@@ -117,7 +119,56 @@ def test_terminal_reward_mode_pays_only_at_the_end() -> None:
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert all(x == 0 for x in rewards[:-1])
-    assert rewards[-1] == e.unwrapped.state_.coins - 10
+    assert rewards[-1] == e.unwrapped.rules.worth(e.unwrapped.state_) - 10
+
+
+def test_score_is_coins_plus_the_inn_sale_value_so_selling_at_the_end_gains_nothing() -> None:
+    e = inn.raw_env()
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    sold = 0
+    for ag in e.agent_iter(100_000):
+        obs, r, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        sells = [a for a in legal if e.action_label(int(a)).startswith("sell")]
+        if sells:  # selling a token: coins up by half its cost, the score unchanged, a zero reward
+            s = e.unwrapped.state_
+            before, coins = e.scores()["innkeeper"], s.coins
+            e.step(int(sells[0]))
+            assert e.scores()["innkeeper"] == before and e.unwrapped.state_.coins > coins - 1
+            assert e.rewards["innkeeper"] == 0.0
+            sold += 1
+            continue
+        e.step(int(rng.choice(legal)))
+    s = e.unwrapped.state_
+    value = sum(DATA_COSTS[a] // 2 for a in s.slot_acc if a >= 0)
+    assert sold and e.scores()["innkeeper"] == s.coins + value
+
+
+def test_truncated_campaign_pays_the_last_steps_reward_and_no_final_reward() -> None:
+    for mode in ("coins", "terminal"):
+        e = inn.env(max_turns=2, reward_mode=mode)
+        e.reset(seed=0)
+        rng = np.random.default_rng(0)
+        total, worth, last = 0.0, 10, None
+        for ag in e.agent_iter(100_000):
+            obs, r, term, trunc, info = e.last()
+            total += r
+            if term or trunc:
+                last = (r, term, trunc, info)
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            worth_before, worth = worth, e.infos["innkeeper"]["worth"] if e.agents else worth
+        r, term, trunc, info = last
+        assert trunc and not term and info["day"] == 2
+        if mode == "coins":  # the step that reached the cap paid its own change of worth, like any step
+            assert r == worth - worth_before and total == info["worth"] - 10 and r != 0.0
+        else:  # the campaign never reached its end: no final reward
+            assert total == 0.0
 
 
 @pytest.mark.parametrize("reward_mode", ["coins", "terminal"])

@@ -3,8 +3,8 @@
 ``MythwindInnkeeperGymEnv`` is the core ``SoloGymEnv`` over the strict ``raw_env``: over seeded
 campaigns (both reward modes, short and truncated campaigns) it gives the same observations,
 masks, rewards, terminations, truncations and infos as an AEC env started from the seed the gym
-env draws, and its spaces are the AEC env's. The rewards keep their meaning: the change of coins
-per step, or the net coin total once at the end.
+env draws, and its spaces are the AEC env's. The rewards keep their meaning: the change of worth (coins plus the inn's sale value)
+per step, or the net total once at the end.
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ def test_gym_env_equals_the_aec_env_over_seeded_campaigns(kwargs: dict) -> None:
             assert (reward, term, trunc) == (areward, aterm, atrunc)
             # What the rewards mean (as the Gymnasium env always paid them).
             if kwargs.get("reward_mode", "coins") == "coins":
-                assert reward == info["coins"] - coins
+                assert reward == info["worth"] - coins
             else:
-                assert reward == (info["coins"] - 10 if term else 0.0)
-            coins, total = info["coins"], total + reward
+                assert reward == (info["worth"] - 10 if term else 0.0)
+            coins, total = info["worth"], total + reward
             steps += 1
             if term or trunc:
                 break
@@ -65,7 +65,7 @@ def test_gym_env_equals_the_aec_env_over_seeded_campaigns(kwargs: dict) -> None:
         assert obs["observation"].tobytes() == ao["observation"].tobytes() and not ao["action_mask"].any()
         assert np.flatnonzero(obs["action_mask"]).tolist() == [DONE_MASK_ACTION] == np.flatnonzero(g.action_masks()).tolist()
         if term:
-            assert total == info["coins"] - 10 and info["day"] == a.rules.total_days()
+            assert total == info["worth"] - 10 and info["day"] == a.rules.total_days()
         else:
             assert info["day"] == kwargs["max_turns"]
         with pytest.raises(RuntimeError, match="reset"):

@@ -3,8 +3,8 @@
 Each test is named after the rule it checks; ``test_assumption_...`` tests pin down the designed
 parts (the Town Charter stand-ins listed as ASSUMPTIONs in ``docs/rules/mythwind_innkeeper.md``).
 Scenarios start from :func:`scene` (an empty inn, chosen tokens, guests, weather and phase) and
-every state is validated (each guest, token and gossip card in exactly one place, the grid's
-placement restrictions, coins and renown in range) after every action.
+every state is validated (each guest, token and gossip card in exactly one place, the
+grid's doors and windows in outer slots, coins and renown in range) after every action.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from mythzoo.envs.mythwind_innkeeper.components import (
     InnDataError, load_data, parse_data, DEFAULT_DATA,
 )
 from mythzoo.envs.mythwind_innkeeper.rules import (
-    A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
+    A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, P_ARRANGE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
     P_ENTERTAINER, P_FAVORITE_PICK, P_IMPROVE, P_LATE, P_LOSE, P_OPERATE, P_OVER, P_PAMPER_SLOT, P_PARTY, P_SEAT_GUEST, P_SETUP,
     P_SKILL, P_SEAT_SLOT, P_SKILL_GUEST, P_TOWN, P_WORKER, PAMPER, PARTY, SERVE, MythwindInnkeeperRules, State,
 )
@@ -621,6 +621,33 @@ def test_complaint_drawn_guest_not_seated_resolves_its_complaints() -> None:
     assert s.coins == 3 + 1 - 1 and s.last_unseated == 2
 
 
+def test_complaint_draw_of_two_or_more_draws_every_guest_even_after_one_is_seated(tmp_path) -> None:
+    # A replacement data file: the Peddler (door + drink, never seated here) complains "draw 2".
+    raw = json.loads(DEFAULT_DATA.read_text())
+    raw["guests"][8]["complaints"] = [{"kind": "draw", "amount": 2}]
+    p = tmp_path / "charter.json"
+    p.write_text(json.dumps(raw))
+    r2 = MythwindInnkeeperRules(load_data(p), 6, 4, auto=False)
+    # The bag holds the Farmhand (table) and the Traveller (window): both can be seated late.
+    s = r2.from_json(R.to_json(dusk(inn={12: tok(TABLE), 0: tok(WINDOW)}, drawn=(8,), bag=(0, 2), coins=0)))
+    r2.apply(s, A("done"))
+    assert s.phase == P_LATE and s.sel in (0, 2)
+    first = s.sel
+    r2.apply(s, A("slot", 12 if first == 0 else 0))
+    r2.validate(s)
+    # the first late guest seated, the complaint draws its second guest
+    assert s.phase == P_LATE and s.sel == 2 - first and s.bag == []
+    r2.apply(s, A("slot", 12 if s.sel == 0 else 0))
+    r2.validate(s)
+    assert s.coins == 2 and (s.last_seated, s.last_unseated) == (2, 1) and s.turn == 1
+    # Declining the first late guest also goes on to the second draw.
+    s = r2.from_json(R.to_json(dusk(inn={12: tok(TABLE), 0: tok(WINDOW)}, drawn=(8,), bag=(0, 2), coins=0)))
+    r2.apply(s, A("done"))
+    first = s.sel
+    r2.apply(s, A("done"))
+    assert s.phase == P_LATE and s.sel == 2 - first
+
+
 def test_complaints_that_cannot_be_resolved_are_ignored() -> None:
     # Herbalist: lose a kitchen (none in the inn); Alchemist: draw (empty bag).
     s = dusk(inn={12: tok(TABLE)}, drawn=(20, 16), bag=(), coins=4, renown=4)
@@ -875,6 +902,54 @@ def test_assumption_learning_into_a_taken_slot_moves_that_skill_to_a_free_slot()
     assert "learn" not in legal_names(s)  # five slots, five skills
 
 
+def test_gaining_a_skill_lets_the_player_rearrange_all_gained_skills_freely() -> None:
+    s = scene(coins=50, drawn=(0,), skills={"rumormonger": SERVE, "waxed_furniture": IMPROVE})
+    act(s, "learn", SK["quartermaster"] * R.slots + MINGLE)
+    # the rearrangement: any gained skill into any other row's slot, or keep them as they are
+    gained = {SK["rumormonger"]: SERVE, SK["waxed_furniture"]: IMPROVE, SK["quartermaster"]: MINGLE}
+    assert s.phase == P_ARRANGE
+    assert set(R.legal_actions(s)) == {A("arrange", k * R.slots + r) for k, row in gained.items() for r in range(R.slots) if r != row} | {A("done")}
+    assert T.label(A("arrange", SK["waxed_furniture"] * R.slots + SERVE)) == "arrange(waxed_furniture to row serve)"
+    act(s, "arrange", SK["waxed_furniture"] * R.slots + SERVE)  # a skill there takes the moved skill's old slot
+    assert s.skill_row[SK["waxed_furniture"]] == SERVE and s.skill_row[SK["rumormonger"]] == IMPROVE
+    act(s, "arrange", SK["quartermaster"] * R.slots + PAMPER)  # into an empty slot
+    assert s.skill_row[SK["quartermaster"]] == PAMPER and MINGLE not in s.skill_row
+    act(s, "done")
+    assert s.phase == P_OPERATE and s.coins == 50 - DATA.skills[SK["quartermaster"]].cost
+    # The first skill gained has no rearrangement: learning already chose its slot.
+    s = scene(coins=50, drawn=(0,))
+    act(s, "learn", SK["quartermaster"] * R.slots + MINGLE)
+    assert s.phase == P_OPERATE
+
+
+def test_gaining_a_skill_reaches_every_arrangement_of_the_gained_skills() -> None:
+    keys = ["musical_ear", "waxed_furniture", "rumormonger", "quartermaster"]
+    rng = make_rng(5)
+    for _ in range(20):
+        s = scene(coins=100, drawn=(0,), season=1, skills={k: r for r, k in enumerate(keys)})
+        act(s, "learn", SK["patron"] * R.slots + 4)
+        five = [SK[k] for k in keys] + [SK["patron"]]
+        target = dict(zip(five, (int(x) for x in rng.permutation(R.slots))))
+        moves = 0
+        while s.phase == P_ARRANGE:  # selection: each move puts one skill in its target slot for good
+            k = next((k for k in five if s.skill_row[k] != target[k]), None)
+            if k is None:
+                act(s, "done")
+                break
+            act(s, "arrange", k * R.slots + target[k])
+            moves += 1
+        assert moves <= R.slots - 1 and all(s.skill_row[k] == target[k] for k in five) and s.phase == P_OPERATE
+
+
+def test_gaining_a_skill_rearrangement_ends_after_slots_minus_one_moves() -> None:
+    s = scene(coins=50, drawn=(0,), skills={"rumormonger": SERVE})
+    act(s, "learn", SK["waxed_furniture"] * R.slots + IMPROVE)
+    for _ in range(R.slots - 1):
+        assert s.phase == P_ARRANGE
+        act(s, "arrange", SK["rumormonger"] * R.slots + (s.skill_row[SK["rumormonger"]] + 1) % R.slots)
+    assert s.phase == P_OPERATE and s.arrange_left == 0
+
+
 def test_assumption_mingled_gossip_resolves_at_next_dawn_and_goes_to_the_deck_bottom() -> None:
     s = scene(hand=(3,), drawn=())
     s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: 4 coins
@@ -890,14 +965,41 @@ def test_assumption_gossip_deck_bottom_cards_drawn_after_the_shuffled_part() -> 
     assert s.hand == [1, 4] and s.gbottom == [2, 0, 3, 5]
 
 
-def test_assumption_losing_a_kitchen_removes_drinks_and_food_it_supported() -> None:
-    inn = {12: tok(KITCHEN), 13: tok(DRINK), 11: tok(FOOD), 10: tok(TABLE)}
+def test_assumption_losing_a_kitchen_or_stage_leaves_the_drinks_food_music_and_plays_it_supported() -> None:
+    inn = {12: tok(KITCHEN), 13: tok(DRINK), 11: tok(FOOD), 10: tok(TABLE), 2: tok(STAGE), 3: tok(MUSIC)}
     s = dusk(inn=inn, drawn=(20,), renown=4)  # the Herbalist (fireplace + kitchen) cannot be seated: lose a kitchen
     host_after_seating(s)
     assert s.phase == P_LOSE
     act(s, "slot", 12)
-    assert s.slot_acc[12] == -1 and s.slot_acc[13] == -1 and s.slot_acc[11] == -1 and s.slot_acc[10] >= 0
-    assert not R.placement_violations(s)
+    # only the kitchen goes; the drink and the food stay, now with no kitchen next to them
+    assert s.slot_acc[12] == -1 and s.slot_acc[13] == tok(DRINK) and s.slot_acc[11] == tok(FOOD)
+    assert R.unsupported(s) == [11, 13] and not R.placement_violations(s)
+    # they still serve requests: the Miner (bar + drink) can be seated on a bar
+    s2 = improve_scene(inn={13: tok(DRINK), 7: tok(BAR)})
+    s2.phase = P_SEAT_GUEST
+    s2.drawn, s2.guest_loc[1] = [1], G_DRAWN
+    s2.bag.remove(1)
+    R.validate(s2)
+    s2.legal = R._compute_legal(s2)
+    assert A("guest", 1) in R.legal_actions(s2)
+
+
+def test_assumption_a_stranded_drink_may_be_sold_and_moves_only_next_to_a_kitchen() -> None:
+    s = improve_scene(inn={13: tok(DRINK), 20: tok(KITCHEN)})  # a drink left by a lost kitchen
+    assert R.unsupported(s) == [13]
+    assert not illegal(s, "sell", 13) and not illegal(s, "move", 13)
+    act(s, "move", 13)
+    assert {T.decode(a)[1] for a in R.legal_actions(s)} == {15, 21}  # next to the kitchen in r4c0 only
+
+
+def test_assumption_season_end_discard_of_a_damaged_kitchen_keeps_its_undamaged_drinks_and_food() -> None:
+    inn = {12: tok(KITCHEN), 13: tok(DRINK), 11: tok(FOOD), 10: tok(TABLE)}
+    s = season_end(inn=inn, damaged=(12, 11), drawn=(0,))
+    seat(s, 0, 10)
+    act(s, "done")
+    # the damaged kitchen and the damaged food are discarded; the undamaged drink stays
+    assert s.slot_acc[12] == -1 and s.slot_acc[11] == -1 and s.slot_acc[13] == tok(DRINK)
+    assert s.phase == P_DAMAGE and set(R.legal_actions(s)) == {A("slot", 10), A("slot", 13)}
 
 
 def test_assumption_a_move_may_not_strand_drinks_food_music_or_plays() -> None:

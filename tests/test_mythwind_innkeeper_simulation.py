@@ -1,8 +1,8 @@
 """Random-simulation fuzzing of Mythwind: the Innkeeper's campaign lengths through the conformance harness.
 
 Every step the harness validates the state with ``rules.validate``, which checks the invariants the
-issue lists: the grid's placement restrictions hold (doors and windows in outer slots, drinks and
-food next to a kitchen, music and plays next to a stage), coins are never negative, every guest
+issue lists: the grid's lasting placement restriction holds (doors and windows in outer slots; a
+drink, food, music or play may outlive its kitchen or stage: assumption A15), coins are never negative, every guest
 token is in exactly one place (supply, bag, drawn, unseated, or one slot) and so is every
 accommodation token and gossip card, and renown stays on its track. The harness also checks that
 masks equal the engine's legal actions and are exact, that get_state/set_state/deepcopy followers

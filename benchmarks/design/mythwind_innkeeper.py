@@ -143,7 +143,7 @@ def play(config: str, seed: int) -> dict:
     s = env.unwrapped.state_
     top_level = max(top_level, rules.levels[s.renown])
     return {
-        "coins": s.coins, "earned": s.earned, "income": dict(zip(INCOME_SOURCES, s.income)), "top_level": top_level,
+        "coins": rules.worth(s), "earned": s.earned, "income": dict(zip(INCOME_SOURCES, s.income)), "top_level": top_level,
         "skills": [k for k, r in enumerate(s.skill_row) if r >= 0], "uses": uses,
     }
 

@@ -47,6 +47,8 @@ def build_action_table(data: InnData) -> ActionTable:
             ("entertainer_coin", [""], "Entertainer: add a coin to the party action."),
             ("entertainer_party", [""], "Entertainer: perform the party action (its slot is chosen next)."),
             ("worker", dice, "Worker action: decrease this die and perform this row's action."),
-            ("done", [""], "Finish the current step: end Improve, skip the skill, end the daytime, stop seating, decline a late guest, stop Waiting List."),
+            ("done", [""], "Finish the current step: end Improve, skip the skill, end the daytime, stop seating, decline a late guest, stop Waiting List, keep the skills' arrangement."),
+            ("arrange", [f"{k.key} to row {OPERATE[r]}" for k in data.skills for r in range(data.skill_slots)],
+             "After gaining a skill: move this gained skill into this row's skill slot (a skill there takes its old slot)."),
         ]
     )

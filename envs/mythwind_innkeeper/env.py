@@ -3,17 +3,21 @@
 =================  =====================================================================
 Import             ``from mythzoo.envs import mythwind_innkeeper_v0``
 Agents             one, ``innkeeper``
-Actions            ``Discrete(247)`` with the default data; a day is many decisions
+Actions            ``Discrete(297)`` with the default data; a day is many decisions
 Observations       ``Dict(observation=Box(float32, (L,)), action_mask=Box(int8, (247,)))``
-Rewards            ``coins`` (default): every step pays the change of the innkeeper's coins
-                   (gains positive, purchases negative), so an episode's return is the
-                   campaign's net coin total (final coins minus the starting 10);
-                   ``terminal``: the same total, paid once at the end
-Infos              ``coins``, ``earned``, ``renown`` (track slot), ``renown_level``,
+Score              the innkeeper's worth: coins plus what the inn's accommodations would sell
+                   for (half their cost, rounded down), so selling the inn off at the end gains
+                   nothing
+Rewards            ``coins`` (default): every step pays the change of the worth (coins gained
+                   positive, coins paid negative, a purchase less the token's sale value), so an
+                   episode's return is the final worth minus the starting 10 coins;
+                   ``terminal``: the same total, paid once at the end (nothing if truncated)
+Infos              ``coins``, ``worth``, ``earned``, ``renown`` (track slot), ``renown_level``,
                    ``seated`` / ``unseated`` (last night's satisfaction count), ``day``, ``season``,
                    ``illegal_action`` (-1 unless one ended the game): every key at every step
 Length             ``days_per_season`` (default 6) x ``seasons`` (default 4) days; the game
-                   terminates after the last day; ``max_turns`` (days) truncates earlier
+                   terminates after the last day; ``max_turns`` (days) truncates earlier: the
+                   step reaching the cap still pays its own reward, no final reward follows
 Global state       ``state()``: PRIVILEGED (the observation and the next random draws),
                    ``float32`` (``state_space``)
 =================  =====================================================================
@@ -73,18 +77,19 @@ class raw_env(MythzooAECEnv):
         self._start_coins = inn.starting_coins
 
     def _potential(self, s: Any) -> list[float]:
-        """``coins`` mode: the coins held; each step pays their change."""
-        return [float(s.coins)]
+        """``coins`` mode: the worth (coins plus the inn's sale value); each step pays its change."""
+        return [float(self.rules.worth(s))]
 
     def _final_rewards(self, s: Any) -> list[float]:
-        """``terminal`` mode: the net coin total, paid at the end; ``coins`` mode: nothing more."""
+        """``terminal`` mode: the final worth less the starting coins, paid at the end; ``coins`` mode: nothing more."""
         if self.reward_mode == "terminal":
-            return [float(s.coins - self._start_coins)]
+            return [float(self.rules.worth(s) - self._start_coins)]
         return [0.0]
 
     info_docs = {
         **MythzooAECEnv.info_docs,
         "coins": "coins held",
+        "worth": "the score: coins plus the inn's sale value (half of each accommodation's cost, rounded down)",
         "earned": "coins gained over the campaign (never decreases)",
         "renown": "slot of the renown marker on its track (0 = leftmost)",
         "renown_level": "renown level, 1-3 (I-III)",
@@ -97,7 +102,7 @@ class raw_env(MythzooAECEnv):
     def _info(self) -> dict[str, Any]:
         """What ``infos["innkeeper"]`` carries (and the Gymnasium env's ``info``)."""
         s, r = self.state_, self.rules
-        return {"coins": s.coins, "earned": s.earned, "renown": s.renown, "renown_level": r.level(s),
+        return {"coins": s.coins, "worth": r.worth(s), "earned": s.earned, "renown": s.renown, "renown_level": r.level(s),
                 "seated": s.last_seated, "unseated": s.last_unseated, "day": s.turn, "season": s.season}
 
     def _initial_info(self, agent: str) -> dict[str, Any]:
@@ -110,7 +115,7 @@ class raw_env(MythzooAECEnv):
         infos = self.infos
         if self.agents and "innkeeper" in infos:
             s = self.state_  # the fields of _info(), merged into a new dict (earlier infos stay as they were)
-            new = {"coins": s.coins, "earned": s.earned, "renown": s.renown, "renown_level": self.rules.levels[s.renown],
+            new = {"coins": s.coins, "worth": self.rules.worth(s), "earned": s.earned, "renown": s.renown, "renown_level": self.rules.levels[s.renown],
                    "seated": s.last_seated, "unseated": s.last_unseated, "day": s.turn, "season": s.season}
             old = infos["innkeeper"]
             # dict | dict is {**old, **new} (same keys, order and values) done in one C call.
@@ -129,9 +134,9 @@ class raw_env(MythzooAECEnv):
         return render_image(self.rules, self.state_)
 
     def scores(self) -> dict[str, int]:
-        """Coins held by the innkeeper."""
+        """The innkeeper's worth: coins plus the inn's sale value."""
         self._check_reset()
-        return {"innkeeper": self.state_.coins}
+        return {"innkeeper": self.rules.worth(self.state_)}
 
 
 env = standard_env(raw_env)  # the same arguments; an illegal action ends the game with -1

@@ -4,7 +4,7 @@
 ``seasons``, ``reward_mode``, ``max_turns``, ``data``, ``render_mode``) and is the core
 :class:`~mythzoo.envs.core.gym_env.SoloGymEnv` over it: the same observation vector, mask and
 spaces as the AEC env, ``action_masks()`` as sb3-contrib's ``MaskablePPO`` expects, and the AEC
-env's rewards (the change of coins per step, or the net total at the end). An illegal action (one
+env's rewards (the change of worth, coins plus the inn's sale value, per step, or the net total at the end). An illegal action (one
 the mask rules out) ends the episode with reward -1 and ``info["illegal_action"]``
 (``illegal_action="raise"`` raises ``IllegalActionError`` instead). The episode seed drawn by
 ``reset(seed=...)`` determines every random draw of the campaign. Where the mask is (``obs``,
@@ -21,9 +21,9 @@ from mythzoo.envs.mythwind_innkeeper.env import DEFAULT_DAYS_PER_SEASON, DEFAULT
 
 
 class MythwindInnkeeperGymEnv(SoloGymEnv):
-    """One campaign per episode; reward = change of coins per step (or the total at the end).
+    """One campaign per episode; reward = change of worth per step (or the total at the end).
 
-    ``info`` carries ``coins``, ``earned``, ``renown``, ``renown_level``, ``seated``, ``unseated``,
+    ``info`` carries ``coins``, ``worth``, ``earned``, ``renown``, ``renown_level``, ``seated``, ``unseated``,
     ``day``, ``season`` and ``illegal_action``, as the AEC env's ``infos["innkeeper"]`` does.
     """
 

@@ -40,7 +40,7 @@ _FLOAT32 = np.dtype(np.float32)
 SCALARS = (
     "coins", "earned", "party_coins", "day_of_season", "season_progress", "days_left", "streak", "bag_size",
     "drawn", "hand_size", "gossip_deck_size", "improve_bought", "improve_moved", "improve_sold", "by_worker",
-    "complaints_pending", "last_seated", "last_unseated", "skill_picks_left",
+    "complaints_pending", "last_seated", "last_unseated", "skill_picks_left", "skill_moves_left",
 )
 SLOT_FIELDS = ("outer", "has_accommodation", "damaged") + tuple(f"type_{t}" for t in ACC_TYPES) + tuple(f"style_{x}" for x in STYLES) + (
     "guest", "back_facing", "party_token", "cost")
@@ -87,7 +87,7 @@ def build_layout(rules: MythwindInnkeeperRules) -> ObservationLayout:
     return ObservationLayout(
         [
             ("phase", (len(PHASE_NAMES),), "One-hot decision phase.", [PHASE_NAMES]),
-            ("scalars", (len(SCALARS),), "Coins/50, coins earned/50, party coins/3, day in season/days, season/seasons, days left/total, same-weather streak/5, bag size/30, drawn unseated/12, hand/6, gossip deck/6, Improve parts used (purchase, move, sell), action by a worker, complaints pending/10, last night's seated and unseated/12, Waiting List picks left/2.", [SCALARS]),
+            ("scalars", (len(SCALARS),), "Coins/50, coins earned/50, party coins/3, day in season/days, season/seasons, days left/total, same-weather streak/5, bag size/30, drawn unseated/12, hand/6, gossip deck/6, Improve parts used (purchase, move, sell), action by a worker, complaints pending/10, last night's seated and unseated/12, Waiting List picks left/2, skill moves left in a rearrangement/4.", [SCALARS]),
             ("renown", (rules.track_len,), "One-hot slot of the renown marker.", [[f"slot{i}" for i in range(rules.track_len)]]),
             ("renown_level", (3,), "One-hot renown level I-III.", [["I", "II", "III"]]),
             ("season", (len(d.seasons),), "One-hot season (its effect).", [[x.name for x in d.seasons]]),
@@ -409,7 +409,7 @@ class MythwindInnkeeperObserver:
                 s.coins / 50, s.earned / 50, s.party_coins / 3, s.day / self.days_per_season, s.season / self.num_seasons,
                 (total - s.turn) / total, s.streak / 5, len(s.bag) / 30, len(s.drawn) / 12, len(hand) / 6,
                 (len(gdeck) + len(gbottom)) / 6, iu[0], iu[1], iu[2], s.ctx == 1,
-                len(s.cq) / 10, s.last_seated / 12, s.last_unseated / 12, s.skill_left / 2,
+                len(s.cq) / 10, s.last_seated / 12, s.last_unseated / 12, s.skill_left / 2, s.arrange_left / 4,
             ),
             self.renown_rows[s.renown][s.season % self.n_seasons],
             self.weather_rows[s.weather], wdeck, workers, selected, pending, inn,

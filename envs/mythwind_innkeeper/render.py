@@ -76,7 +76,7 @@ def render_text(rules: MythwindInnkeeperRules, s: State) -> str:
     if dice:
         out.append("Hired dice: " + " ".join(dice))
     if s.over:
-        out.append(f"Final coins: {s.coins}")
+        out.append(f"Final coins: {s.coins}, worth (the score, with the inn's sale value): {rules.worth(s)}")
     return "\n".join(out)
 
 

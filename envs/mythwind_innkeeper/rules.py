@@ -40,11 +40,11 @@ ALIGNED_ROWS = {SPRITE: (PAMPER, IMPROVE, SERVE), VILLAGER: (SERVE, MINGLE, PART
 # Decision phases.
 (P_SETUP, P_TOWN, P_OPERATE, P_PAMPER_GUEST, P_PAMPER_SLOT, P_IMPROVE, P_BUY_SLOT, P_MOVE_DEST, P_SERVE, P_MINGLE,
  P_PARTY, P_SKILL, P_SKILL_GUEST, P_FAVORITE_PICK, P_ENTERTAINER, P_WORKER, P_SEAT_GUEST, P_SEAT_SLOT, P_LOSE,
- P_LATE, P_DAMAGE, P_OVER) = range(22)
+ P_LATE, P_DAMAGE, P_ARRANGE, P_OVER) = range(23)
 PHASE_NAMES = (
     "setup", "town", "operate", "pamper_guest", "pamper_slot", "improve", "buy_slot", "move_dest", "serve", "mingle",
     "party", "skill", "skill_guest", "favorite_pick", "entertainer", "worker", "seat_guest", "seat_slot", "lose",
-    "late_guest", "damage", "over",
+    "late_guest", "damage", "arrange", "over",
 )
 # Guest locations (guest_loc); 0..24 = seated in that slot.
 G_SUPPLY, G_BAG, G_DRAWN, G_QUIET = -1, -2, -3, -4
@@ -169,9 +169,9 @@ _below = _lemire_below if _lemire_matches_numpy() else _numpy_below
 class State:
     """The whole campaign as plain data (see ``docs/rules/mythwind_innkeeper.md``, "State")."""
 
-    rng: np.random.Generator
-    phase: int
-    coins: int
+    rng: np.random.Generator  # the campaign's own seeded generator: every future draw (the whole hidden state)
+    phase: int  # the decision phase (P_* = index into PHASE_NAMES; the observation's one-hot phase)
+    coins: int  # coins held (the journal's coins; never negative)
     renown: int  # slot on the renown track (0 = leftmost)
     season: int  # 0-based
     day: int  # 0-based day within the season
@@ -195,7 +195,7 @@ class State:
     weather: int = -1  # today's weather card
     prev_wtype: int = -1  # weather type of the previous day (streaks)
     streak: int = 0  # consecutive days of today's weather type, today included
-    party_coins: int = 0
+    party_coins: int = 0  # coins placed next to the party action (0..3)
     party_type: int = -1  # furniture type marked by the party token, -1 none
     party_slot: int = -1  # where the token was placed (display only)
     skill_row: list[int] = field(default_factory=list)  # skill -> row of its slot, -1 not gained
@@ -206,18 +206,20 @@ class State:
     row: int = -1  # the character's Operate row today
     ctx: int = 0  # who performs the action in progress: 0 character, 1 worker, 2 Entertainer
     sel: int = -1  # the guest / token / slot chosen in the previous step
-    skill_active: int = -1
-    skill_left: int = 0
+    skill_active: int = -1  # the skill being resolved (its follow-up choices), -1 none
+    skill_left: int = 0  # guests the skill being resolved still returns to the bag (Waiting List: 2)
+    arrange_left: int = 0  # skill moves left in the rearrangement after gaining a skill (phase arrange)
     cq: list[int] = field(default_factory=list)  # guests whose complaints are being resolved (front first)
     cpos: int = 0  # next complaint of cq[0]
-    lose_type: int = -1
+    draw_left: int = 0  # guests still to draw for the draw complaint in progress (cq[0]'s, before cpos)
+    lose_type: int = -1  # accommodation type the complaint in progress takes (phase lose), -1 none
     dmg: list[int] = field(default_factory=list)  # damage still to assign (D_* categories)
     rolls: list[int] = field(default_factory=lambda: [-1, -1])  # last upkeep rolls (villager, sprite)
-    last_seated: int = 0
-    last_unseated: int = 0
+    last_seated: int = 0  # guests seated (front and back facing) at the last dusk
+    last_unseated: int = 0  # guests left unseated at the last dusk (late and quiet guests included)
     earned: int = 0  # coins gained over the campaign (never decreases)
     income: list[int] = field(default_factory=lambda: [0] * len(INCOME_SOURCES))  # earned, by INCOME_SOURCES
-    over: int = 0
+    over: int = 0  # 1 once the campaign has ended (phase over)
     legal: list[int] | None = field(default=None, compare=False, repr=False)
 
 
@@ -268,6 +270,7 @@ class MythwindInnkeeperRules(RulesBase):
         self.A_GUEST, self.A_SLOT, self.A_BUY, self.A_MOVE = o("guest"), o("slot"), o("buy"), o("move")
         self.A_SELL, self.A_REPAIR, self.A_GOSSIP, self.A_SKILL = o("sell"), o("repair"), o("gossip"), o("skill")
         self.A_ECOIN, self.A_EPARTY, self.A_WORKER, self.A_DONE = o("entertainer_coin"), o("entertainer_party"), o("worker"), o("done")
+        self.A_ARRANGE = o("arrange")
         self.num_actions = self.table.n
         self.handlers = build_handlers(self, self.table)
         # A chosen slot or a "done" means one step or another by phase: per phase, the step it takes.
@@ -278,7 +281,7 @@ class MythwindInnkeeperRules(RulesBase):
         })
         self._done_steps = self._by_phase({
             P_WORKER: self._start_dusk, P_SEAT_GUEST: self._host, P_IMPROVE: self._done_improve, P_SKILL: self._done_skill,
-            P_LATE: self._done_late, P_SKILL_GUEST: self._end_skill,
+            P_LATE: self._done_late, P_SKILL_GUEST: self._end_skill, P_ARRANGE: self._done_arrange,
         })
         d = data
         self.NG, self.NA, self.NC, self.NK = len(d.guests), len(d.accommodations), len(d.gossip), len(d.skills)
@@ -623,7 +626,10 @@ class MythwindInnkeeperRules(RulesBase):
         return True
 
     def placement_violations(self, s: State) -> list[str]:
-        """Every placement restriction broken by the grid (empty in every reachable state)."""
+        """Every placement restriction broken by the grid that no reachable state breaks: a door or
+        window in an inner slot. A drink, food, music or play with no adjacent kitchen (stage) is
+        reachable: a complaint or the season's discard may take its kitchen (stage) and it stays
+        (assumption A15); the restriction binds its placing, moving and the sale of its support."""
         out = []
         for d, a in enumerate(s.slot_acc):
             if a < 0:
@@ -631,10 +637,13 @@ class MythwindInnkeeperRules(RulesBase):
             t = self.acc_type[a]
             if (t == DOOR or t == WINDOW) and not OUTER[d]:
                 out.append(f"{('window', 'door')[t == DOOR]} in inner slot {d}")
-            need = SUPPORT.get(t)
-            if need is not None and not self._supported(s, d, need):
-                out.append(f"accommodation type {t} in slot {d} has no adjacent type {need}")
         return out
+
+    def unsupported(self, s: State) -> list[int]:
+        """Slots holding a drink, food, music or play with no orthogonally adjacent kitchen (stage):
+        left so by a lost or discarded support (A15); they still serve requests."""
+        ty, acc = self.acc_type, s.slot_acc
+        return [d for d in self.inn_view(s).occ if ty[acc[d]] in SUPPORT and not self._supported(s, d, SUPPORT[ty[acc[d]]])]
 
     # ---------------------------------------------------------- legality
     def operate_ok(self, s: State, r: int) -> bool:
@@ -740,6 +749,11 @@ class MythwindInnkeeperRules(RulesBase):
             return [SL + d for d in self.furniture_slots(s)]
         if ph == P_SKILL:
             return [self.A_SKILL, self.A_DONE]
+        if ph == P_ARRANGE:  # any gained skill into any other slot (a skill there takes its place), or keep the arrangement
+            A, n = self.A_ARRANGE, self.slots
+            acts = [A + k * n + r for k, row in enumerate(s.skill_row) if row >= 0 for r in range(n) if r != row]
+            acts.append(self.A_DONE)
+            return acts
         if ph == P_FAVORITE_PICK:
             return [self.A_GUEST + g for g in s.bag]
         if ph == P_ENTERTAINER:
@@ -873,9 +887,27 @@ class MythwindInnkeeperRules(RulesBase):
         s.phase = P_OPERATE
 
     def act_learn(self, s: State, arg: int) -> None:
-        """Town action (Longhouse): learn skill ``arg // slots`` into the slot of row ``arg % slots``."""
+        """Town action (Longhouse): learn skill ``arg // slots`` into the slot of row ``arg % slots``;
+        with two or more skills gained, the rearrangement follows (phase ``arrange``)."""
         self._learn(s, arg // self.slots, arg % self.slots)
-        s.phase = P_OPERATE
+        if len(s.skill_row) - s.skill_row.count(-1) >= 2:
+            s.arrange_left = self.slots - 1  # any arrangement of the slots is at most slots - 1 swaps away
+            s.phase = P_ARRANGE
+        else:
+            s.phase = P_OPERATE
+
+    def act_arrange(self, s: State, arg: int) -> None:
+        """Rearranging the gained skills: skill ``arg // slots`` into the slot of row ``arg % slots``;
+        a skill in that slot takes the moved skill's old slot."""
+        k, r = divmod(arg, self.slots)
+        sr = s.skill_row
+        j = self.skill_in_row(s, r)
+        if j >= 0:
+            sr[j] = sr[k]
+        sr[k] = r
+        s.arrange_left -= 1
+        if not s.arrange_left:
+            s.phase = P_OPERATE
 
     def act_operate(self, s: State, r: int) -> None:
         """The character's Operate action: row ``r``."""
@@ -1041,6 +1073,11 @@ class MythwindInnkeeperRules(RulesBase):
         s.improve_used = [0, 0, 0]
         self._after_operate(s)
 
+    def _done_arrange(self, s: State) -> None:
+        """The skills stay where they are now."""
+        s.arrange_left = 0
+        s.phase = P_OPERATE
+
     def _done_skill(self, s: State) -> None:
         """The skill not used."""
         s.phase = P_WORKER
@@ -1120,7 +1157,7 @@ class MythwindInnkeeperRules(RulesBase):
     def _learn(self, s: State, k: int, r: int) -> None:
         s.coins -= self.data.skills[k].cost
         j = self.skill_in_row(s, r)
-        if j >= 0:  # rearranging: the skill in that slot moves to the first free slot
+        if j >= 0:  # the skill in that slot moves to the first free slot (the rearrangement that follows may move it on)
             used = set(x for x in s.skill_row if x >= 0)
             s.skill_row[j] = next(x for x in range(self.slots) if x not in used)
         s.skill_row[k] = r
@@ -1153,7 +1190,7 @@ class MythwindInnkeeperRules(RulesBase):
 
     def _remove_acc(self, s: State, d: int) -> None:
         """Return the token in slot ``d`` to the supply; a guest there becomes unseated without
-        complaints; drinks/food (music/plays) left with no adjacent kitchen (stage) go too."""
+        complaints. Drinks and food (music and plays) next to a lost kitchen (stage) stay (A15)."""
         a = s.slot_acc[d]
         s.acc_slot[a] = A_SUPPLY
         s.slot_acc[d] = -1
@@ -1166,13 +1203,6 @@ class MythwindInnkeeperRules(RulesBase):
             s.slot_back[d] = 0
             s.guest_loc[g] = G_QUIET
             s.quiet.append(g)
-        t = self.acc_type[a]
-        deps = DEPENDENTS.get(t)
-        if deps:
-            for y in ADJ[d]:
-                b = s.slot_acc[y]
-                if b >= 0 and self.acc_type[b] in deps and not self._supported(s, y, t):
-                    self._remove_acc(s, y)
 
     def _resolve_skill(self, s: State, k: int) -> None:
         ty, st = self.acc_type, self.acc_style
@@ -1294,7 +1324,20 @@ class MythwindInnkeeperRules(RulesBase):
         while cq:
             comps = gcomp[cq[0]]
             n = len(comps)
-            while cpos < n:
+            while cpos < n or s.draw_left:
+                if s.draw_left:  # a draw complaint of 2 or more goes on after a late guest was seated or declined
+                    if not s.bag:
+                        s.draw_left = 0
+                        continue
+                    s.draw_left -= 1
+                    g2 = self._draw_guest(s)
+                    if self.seat_slots(s, g2):
+                        s.cpos = cpos
+                        s.sel = g2
+                        s.phase = P_LATE
+                        return
+                    cq.append(g2)
+                    continue
                 kind, arg = comps[cpos]
                 cpos += 1
                 if kind == C_COINS:
@@ -1307,17 +1350,8 @@ class MythwindInnkeeperRules(RulesBase):
                         s.lose_type = arg
                         s.phase = P_LOSE
                         return
-                elif kind == C_DRAW:
-                    for _ in range(arg):
-                        if not s.bag:
-                            break
-                        g2 = self._draw_guest(s)
-                        if self.seat_slots(s, g2):
-                            s.cpos = cpos
-                            s.sel = g2
-                            s.phase = P_LATE
-                            return
-                        cq.append(g2)
+                elif kind == C_DRAW:  # drawn one at a time above, each late guest seated or declined before the next
+                    s.draw_left = arg
             cq.pop(0)
             cpos = 0
         s.cpos = 0
@@ -1350,7 +1384,7 @@ class MythwindInnkeeperRules(RulesBase):
             gl[g] = G_BAG
             bag.append(g)
         bag.sort()
-        s.drawn, s.quiet, s.cq, s.cpos = [], [], [], 0
+        s.drawn, s.quiet, s.cq, s.cpos, s.draw_left = [], [], [], 0, 0
         if s.served:  # served cards are shuffled back into the gossip deck (with the known bottom cards)
             s.gdeck = sorted(s.gdeck + s.gbottom + s.served)
             s.gbottom, s.served = [], []
@@ -1402,15 +1436,15 @@ class MythwindInnkeeperRules(RulesBase):
 
     # ------------------------------------------------------- validation
     def validate(self, s: State) -> None:
-        """Check every invariant: types, ranges, each guest/token/card in exactly one place, the
-        grid's placement restrictions, coins never negative, renown on its track."""
+        """Check every invariant: types, ranges, each guest/token/card in exactly one place, doors
+        and windows in outer slots (:meth:`placement_violations`), coins never negative, renown on its track."""
         NG, NA, NC = self.NG, self.NA, self.NC
         for name, lo, hi in (
             ("phase", 0, P_OVER), ("coins", 0, 10**9), ("renown", 0, self.track_len - 1), ("season", 0, self.num_seasons - 1),
             ("day", 0, self.days_per_season), ("turn", 0, self.total_days()), ("weather", -1, self.NW - 1),
             ("prev_wtype", -1, 2), ("streak", 0, 10**6), ("party_coins", 0, MAX_PARTY_COINS), ("party_type", -1, len(FURNITURE) - 1),
             ("party_slot", -1, NUM_SLOTS - 1), ("row", -1, len(OPERATE) - 1), ("ctx", 0, 2), ("sel", -1, max(NG, NA, NUM_SLOTS) - 1),
-            ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("cpos", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
+            ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("arrange_left", 0, max(0, self.slots - 1)), ("cpos", 0, 10), ("draw_left", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
             ("last_seated", 0, NUM_SLOTS), ("last_unseated", 0, NG), ("earned", 0, 10**9), ("over", 0, 1),
         ):
             check_int(getattr(s, name), lo, hi, name)
@@ -1493,6 +1527,9 @@ class MythwindInnkeeperRules(RulesBase):
             req(0 <= s.sel < NUM_SLOTS and s.slot_acc[s.sel] >= 0, "the slot being moved holds no accommodation")
         if s.phase == P_LOSE:
             req(s.lose_type >= 0 and bool(s.cq), "lose phase without a complaint in progress")
+        req((s.phase == P_ARRANGE) == (s.arrange_left > 0), "skill moves left outside the rearrangement (or none in it)")
+        if s.phase == P_ARRANGE:
+            req(len(rows) >= 2, "a rearrangement of fewer than two skills")
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:
@@ -1503,6 +1540,16 @@ class MythwindInnkeeperRules(RulesBase):
         c.rng = make_rng(int(make_rng(seed).integers(2**63)))
         return c
 
+    def inn_value(self, s: State) -> int:
+        """What the inn's accommodations would sell for: half of each token's cost, rounded down
+        (damaged ones too: they can be sold)."""
+        cost = self.acc_cost
+        return sum(cost[a] // 2 for a in s.slot_acc if a >= 0)
+
+    def worth(self, s: State) -> int:
+        """The score: coins plus :meth:`inn_value` (so selling a token never changes it)."""
+        return s.coins + self.inn_value(s)
+
     def scores(self, s: State) -> list[int]:
-        """The innkeeper's coins."""
-        return [s.coins]
+        """The innkeeper's worth: coins plus the inn's sale value (:meth:`worth`)."""
+        return [self.worth(s)]

@@ -16,7 +16,8 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
 
     * Setup: one placement per starting accommodation (3).
     * Each day, at most:
-      - town action 1, Operate 1;
+      - town action 1 and, after learning a skill, the rearrangement: at most slots - 1
+        decisions (slots - 1 moves end it; fewer moves end with done), Operate 1;
       - the character's row: Improve is the longest, 6 (purchase + its slot, move + its slot,
         sell, done; each part once per Improve), repairs counted below; Pamper 2, the others 1;
       - the skill of that row 3 (use it or not; then Waiting List picks 2 guests, Favorite a guest
@@ -51,7 +52,7 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
     lose = min(NUM_SLOTS, sum(1 for g in d.guests for kind, _ in g.complaints if kind == C_LOSE))
     workers = min(len(d.dice_types), len(OPERATE))
     rows = sorted((6, 2, 1, 1, 1), reverse=True)  # Improve, Pamper, Serve, Mingle, Party
-    day = 1 + 1 + rows[0] + 3 + workers + sum(rows[:workers]) + 1 + 2 * furniture + 1 + late + lose
+    day = 1 + max(0, d.skill_slots - 1) + 1 + rows[0] + 3 + workers + sum(rows[:workers]) + 1 + 2 * furniture + 1 + late + lose
     damage = 1 + max(d.die_faces[VILLAGER]) + max(d.die_faces[SPRITE])
     upkeeps = min(seasons - 1, (days - 1) // dps)
     return len(d.starting_accommodations) + days * day + upkeeps * 2 * damage
@@ -69,9 +70,11 @@ SPEC = GameSpec(
     heuristic="mythzoo.policies.mythwind_innkeeper_heuristic:MythwindInnkeeperHeuristic",
     data_files=("data/town_charter.json",),
     reward_notes={
-        "coins": "every step: the change of the innkeeper's coins (gains positive, purchases negative); "
-        "a campaign's return is its net coin total (final coins minus the starting coins)",
-        "terminal": "at the end: the campaign's net coin total (final coins minus the starting coins), paid once",
+        "coins": "every step: the change of the innkeeper's worth, the score (coins plus the inn's sale value: half of "
+        "each accommodation's cost, rounded down); a campaign's return is its final worth minus the starting coins, "
+        "a truncated one's the worth reached minus the starting coins",
+        "terminal": "at the end: the final worth minus the starting coins, paid once (a campaign cut by the turn cap "
+        "never reaches its end and pays nothing)",
     },
     max_decisions=max_decisions,
     aliases=("innkeeper",),

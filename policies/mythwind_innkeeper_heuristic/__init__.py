@@ -11,15 +11,17 @@ engine), so it plays from any observation source, batched or not. Its plan:
   seated is ``E[min(demand, furniture of that type)]`` over the guests whose services and style the
   inn can meet. A token is bought when the extra guests it seats over the days left (plus the coins
   the learnt skills pay for it) exceed its cost; kitchens and stages are also valued together with
-  the drink/food (music/play) they make room for. Damaged tokens are repaired on the same test, and
-  near the end a token whose remaining worth is below half its cost is sold.
+  the drink/food (music/play) they make room for; the score counts a token at its sale value, so
+  half the cost comes back at the end. Damaged tokens are repaired on the same test; a sale gains
+  nothing by itself (score-neutral), so a token is sold only when keeping it is worth less than nothing.
 * **Operate**: the row worth most today: its skill's coins, plus the purchase (Improve), the gossip
   card that seats the most extra guests tonight (Serve), the best adventure effect (Mingle), a
   pampered guest who could not be seated anyway (Pamper) or the party bonus (Party), less the
   renown the action costs.
 * **Skills**: coin skills (a coin per table, bar, door; per cultured or frontier token) are learnt
-  when they pay back over the days left, into rows the alignment lets it play; guest skills return
-  guests who cannot be seated.
+  when they pay back over the days left, into rows the alignment lets it play; after learning,
+  the gained skills are rearranged while a swap puts a skill worth more into a row played more
+  often; guest skills return guests who cannot be seated.
 * **Workers**: a villager die is hired when coins are spare, and dice work the row worth most
   (usually Mingle, whose adventure cards pay coins at the next dawn).
 * **Complaints and upkeep**: the token lost or damaged is the one worth least (damaged first).

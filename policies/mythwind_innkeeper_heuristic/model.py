@@ -200,7 +200,7 @@ class InnModel:
                 cnt[style] += 1
             bundle = (self._expected(s, cap, have, cnt) - base) * max(0.0, days - 2) - extra
             gain = max(gain, bundle)
-        return gain - cost
+        return gain - cost + (cost // 2) * HORIZON  # the score counts the token at its sale value, if it lasts
 
     def _removal_loss(self, s: _View, d: int, base: float, conf) -> float:
         """Coins expected to be lost over the days left if the token in slot ``d`` were gone."""
@@ -299,7 +299,7 @@ class InnModel:
                 if rc <= s.coins:
                     best = max(best, self._repair_gain(s, d, base) - rc)
             elif s.acc[d] >= 0 and not s.occ[d]:
-                best = max(best, s.cost[d] // 2 - self._removal_loss(s, d, base, conf) - self._tonight_loss(s, d))
+                best = max(best, -self._removal_loss(s, d, base, conf) - self._tonight_loss(s, d))  # a sale is score-neutral
         return best
 
     def _repair_gain(self, s: _View, d: int, base: float) -> float:

@@ -89,6 +89,34 @@ class PhaseChoices:
             return hire
         return best
 
+    # arrange: after a skill is learnt, the gained skills may be rearranged among the slots.
+    def _skill_use_value(self, s: _View, k: int) -> float:
+        """Coins one resolution of gained skill ``k`` is worth now (as :meth:`_row_skill` values it)."""
+        key = self.skill_keys[k]
+        if key in COIN_SKILLS:
+            by_type, arg, per = COIN_SKILLS[key]
+            return per * sum(1 for d, a in enumerate(s.acc) if a >= 0 and not s.dmg[d] and ((by_type and a == arg) or (not by_type and s.sty[d] == arg)))
+        if key in GUEST_SKILLS:
+            return 0.5
+        return 0.3 if key == "entertainer" else 0.0
+
+    def _ph_arrange(self, s: _View, legal: set[int]) -> int | None:
+        """The move (a skill into another row's slot, swapping with a skill there) that raises the
+        skills' worth over the days left the most (rows played more often are worth more); done
+        when none does."""
+        best, best_gain = self.o["done"], 1e-9
+        value = {k: self._skill_use_value(s, k) for k, r in enumerate(s.skill_row) if r >= 0}
+        for arg in self._in(legal, "arrange"):
+            k, r = self.arrange_args[arg]
+            j = next((x for x, rr in enumerate(s.skill_row) if rr == r), -1)
+            old_row = s.skill_row[k]
+            gain = value[k] * (self._skill_uses(s, r) - self._skill_uses(s, old_row))
+            if j >= 0:
+                gain += value[j] * (self._skill_uses(s, old_row) - self._skill_uses(s, r))
+            if gain > best_gain:
+                best, best_gain = self.o["arrange"] + arg, gain
+        return best
+
     def _ph_operate(self, s: _View, legal: set[int]) -> int | None:
         rows = self._in(legal, "operate")
         vals = {}
@@ -131,7 +159,9 @@ class PhaseChoices:
             if tok is not None:
                 return o["buy"] + tok
         for d in self._in(legal, "sell"):
-            val = s.cost[d] // 2 - self._removal_loss(s, d, base, conf) - self._tonight_loss(s, d)
+            # The score counts a token at its sale value, so a sale earns nothing by itself: only
+            # what keeping it loses (never more than 0 here) would argue for it.
+            val = -self._removal_loss(s, d, base, conf) - self._tonight_loss(s, d)
             if val > best_val:
                 best, best_val = o["sell"] + d, val
         if best is not None:

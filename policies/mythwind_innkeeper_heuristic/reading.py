@@ -80,6 +80,11 @@ class InnReading:
         for label in self.table.ranges[[r.name for r in self.table.ranges].index("learn")].labels:
             key, row = label.split(" in row ")
             self.learn_args.append((self.skill_keys.index(key), ROWS.index(row)))
+        # arrange(k, r) labels: "<key> to row <row>".
+        self.arrange_args = []
+        for label in self.table.ranges[[r.name for r in self.table.ranges].index("arrange")].labels:
+            key, row = label.split(" to row ")
+            self.arrange_args.append((self.skill_keys.index(key), ROWS.index(row)))
         self.n_rows = self.n["operate"]
 
     def _read(self, obs: np.ndarray) -> _View:

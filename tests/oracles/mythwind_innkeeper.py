@@ -55,6 +55,7 @@ def reference_vector(rules: Any, layout: Any, s: Any) -> np.ndarray:
         "improve_bought": s.improve_used[0], "improve_moved": s.improve_used[1], "improve_sold": s.improve_used[2],
         "by_worker": float(s.ctx == 1), "complaints_pending": len(s.cq) / 10.0, "last_seated": s.last_seated / 12.0,
         "last_unseated": s.last_unseated / 12.0, "skill_picks_left": s.skill_left / 2.0,
+        "skill_moves_left": s.arrange_left / 4.0,
     }.items():
         p["scalars"][sc[name]] = x
     p["renown"][s.renown] = 1.0
