@@ -887,11 +887,12 @@ def test_assumption_town_action_hire_a_die_or_learn_a_skill() -> None:
     assert s.skill_row[SK["rumormonger"]] == SERVE and s.coins == 20 - DATA.skills[SK["rumormonger"]].cost
 
 
-def test_assumption_skill_levels_two_and_three_in_play_from_seasons_two_and_three() -> None:
+def test_assumption_skill_levels_two_and_three_in_play_from_seasons_one_and_two() -> None:
     def learnable(season: int) -> set[int]:
         s = scene(coins=100, drawn=(0,), season=season)
         return {DATA.skills[k].level for k in range(R.NK) if R.learnable(s, k)}
-    assert learnable(0) == {1} and learnable(1) == {1, 2} and learnable(2) == {1, 2, 3}
+    assert DATA.skill_unlock_season == (1, 1, 2)
+    assert learnable(0) == {1, 2} and learnable(1) == {1, 2, 3} and learnable(3) == {1, 2, 3}
 
 
 def test_assumption_learning_into_a_taken_slot_moves_that_skill_to_a_free_slot() -> None:
