@@ -910,6 +910,7 @@ def test_gaining_a_skill_lets_the_player_rearrange_all_gained_skills_freely() ->
     gained = {SK["rumormonger"]: SERVE, SK["waxed_furniture"]: IMPROVE, SK["quartermaster"]: MINGLE}
     assert s.phase == P_ARRANGE
     assert set(R.legal_actions(s)) == {A("arrange", k * R.slots + r) for k, row in gained.items() for r in range(R.slots) if r != row} | {A("done")}
+    assert R.legal_actions(s) == sorted(R.legal_actions(s))  # ascending, as the mask lists them
     assert T.label(A("arrange", SK["waxed_furniture"] * R.slots + SERVE)) == "arrange(waxed_furniture to row serve)"
     act(s, "arrange", SK["waxed_furniture"] * R.slots + SERVE)  # a skill there takes the moved skill's old slot
     assert s.skill_row[SK["waxed_furniture"]] == SERVE and s.skill_row[SK["rumormonger"]] == IMPROVE

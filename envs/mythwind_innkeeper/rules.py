@@ -752,8 +752,7 @@ class MythwindInnkeeperRules(RulesBase):
         if ph == P_ARRANGE:  # any gained skill into any other slot (a skill there takes its place), or keep the arrangement
             A, n = self.A_ARRANGE, self.slots
             acts = [A + k * n + r for k, row in enumerate(s.skill_row) if row >= 0 for r in range(n) if r != row]
-            acts.append(self.A_DONE)
-            return acts
+            return [self.A_DONE, *acts] if self.A_DONE < A else [*acts, self.A_DONE]  # ascending, as every legal list
         if ph == P_FAVORITE_PICK:
             return [self.A_GUEST + g for g in s.bag]
         if ph == P_ENTERTAINER:

@@ -37,7 +37,8 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
 
     The days are ``min(max_turns, days_per_season * seasons)``; an upkeep has decisions only if it
     comes before the cap (day counts ``k * days_per_season < days``). Random play takes about 3
-    decisions a day (the longest campaign of 1000 random ones: 132 of a bound of 1629).
+    decisions a day (the longest campaign of 1000 random ones: 132, measured before the skill
+    rearrangement, which random play seldom reaches; the bound is 1725 with the default data).
     """
     from mythzoo.envs.mythwind_innkeeper.actions import NUM_SLOTS, OPERATE
     from mythzoo.envs.mythwind_innkeeper.components import C_DRAW, C_LOSE, SPRITE, VILLAGER, load_data
