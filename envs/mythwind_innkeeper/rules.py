@@ -218,7 +218,7 @@ class State:
     last_seated: int = 0  # guests seated (front and back facing) at the last dusk
     last_unseated: int = 0  # guests left unseated at the last dusk (late and quiet guests included)
     earned: int = 0  # coins gained over the campaign (never decreases)
-    income: list[int] = field(default_factory=lambda: [0] * len(INCOME_SOURCES))  # earned, by INCOME_SOURCES
+    income: list[int] = field(default_factory=lambda: [0] * len(INCOME_SOURCES))  # coins earned by source (seating, party, pamper, adventure, skills, selling); sums to earned
     over: int = 0  # 1 once the campaign has ended (phase over)
     legal: list[int] | None = field(default=None, compare=False, repr=False)
 
