@@ -136,11 +136,13 @@ def test_score_is_coins_plus_the_inn_sale_value_so_selling_at_the_end_gains_noth
         sells = [a for a in legal if e.action_label(int(a)).startswith("sell")]
         if sells:  # selling a token: coins up by half its cost, the score unchanged, a zero reward
             s = e.unwrapped.state_
-            before, coins = e.scores()["innkeeper"], s.coins
+            before, coins, earned = e.scores()["innkeeper"], s.coins, s.earned
             e.step(int(sells[0]))
-            assert e.scores()["innkeeper"] == before and e.unwrapped.state_.coins > coins - 1
-            assert e.rewards["innkeeper"] == 0.0
-            sold += 1
+            s = e.unwrapped.state_
+            if s.phase == e.unwrapped.rules.PHASE_NAMES.index("improve"):  # forced steps after it (a dusk) change coins too
+                assert e.scores()["innkeeper"] == before and s.coins - coins == s.earned - earned
+                assert e.rewards["innkeeper"] == 0.0
+                sold += 1
             continue
         e.step(int(rng.choice(legal)))
     s = e.unwrapped.state_
@@ -149,26 +151,30 @@ def test_score_is_coins_plus_the_inn_sale_value_so_selling_at_the_end_gains_noth
 
 
 def test_truncated_campaign_pays_the_last_steps_reward_and_no_final_reward() -> None:
+    paid = 0  # capping steps that changed the worth (so their reward is not 0 by chance)
     for mode in ("coins", "terminal"):
-        e = inn.env(max_turns=2, reward_mode=mode)
-        e.reset(seed=0)
-        rng = np.random.default_rng(0)
-        total, worth, last = 0.0, 10, None
-        for ag in e.agent_iter(100_000):
-            obs, r, term, trunc, info = e.last()
-            total += r
-            if term or trunc:
-                last = (r, term, trunc, info)
-                e.step(None)
-                continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            worth_before, worth = worth, e.infos["innkeeper"]["worth"] if e.agents else worth
-        r, term, trunc, info = last
-        assert trunc and not term and info["day"] == 2
-        if mode == "coins":  # the step that reached the cap paid its own change of worth, like any step
-            assert r == worth - worth_before and total == info["worth"] - 10 and r != 0.0
-        else:  # the campaign never reached its end: no final reward
-            assert total == 0.0
+        for seed in range(6):
+            e = inn.env(max_turns=2, reward_mode=mode)
+            e.reset(seed=seed)
+            rng = np.random.default_rng(seed)
+            total, worth, last = 0.0, 10, None
+            for ag in e.agent_iter(100_000):
+                obs, r, term, trunc, info = e.last()
+                total += r
+                if term or trunc:
+                    last = (r, term, trunc, info)
+                    e.step(None)
+                    continue
+                e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                worth_before, worth = worth, e.infos["innkeeper"]["worth"] if e.agents else worth
+            r, term, trunc, info = last
+            assert trunc and not term and info["day"] == 2
+            if mode == "coins":  # the step that reached the cap paid its own change of worth, like any step
+                assert r == worth - worth_before and total == info["worth"] - 10
+                paid += r != 0.0
+            else:  # the campaign never reached its end: no final reward
+                assert total == 0.0
+    assert paid
 
 
 @pytest.mark.parametrize("reward_mode", ["coins", "terminal"])

@@ -22,7 +22,7 @@ from mythzoo.envs.mythwind_innkeeper.components import (
 from mythzoo.envs.mythwind_innkeeper.rules import (
     A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, P_ARRANGE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
     P_ENTERTAINER, P_FAVORITE_PICK, P_IMPROVE, P_LATE, P_LOSE, P_OPERATE, P_OVER, P_PAMPER_SLOT, P_PARTY, P_SEAT_GUEST, P_SETUP,
-    P_SKILL, P_SEAT_SLOT, P_SKILL_GUEST, P_TOWN, P_WORKER, PAMPER, PARTY, SERVE, MythwindInnkeeperRules, State,
+    P_SKILL, P_SEAT_SLOT, P_SKILL_GUEST, P_TOWN, P_WORKER, PAMPER, PARTY, SERVE, INCOME_SOURCES, MythwindInnkeeperRules, State,
 )
 
 DATA = load_data()
@@ -887,11 +887,12 @@ def test_assumption_town_action_hire_a_die_or_learn_a_skill() -> None:
     assert s.skill_row[SK["rumormonger"]] == SERVE and s.coins == 20 - DATA.skills[SK["rumormonger"]].cost
 
 
-def test_assumption_skill_levels_two_and_three_in_play_from_seasons_two_and_three() -> None:
+def test_assumption_skill_levels_two_and_three_in_play_from_seasons_one_and_two() -> None:
     def learnable(season: int) -> set[int]:
         s = scene(coins=100, drawn=(0,), season=season)
         return {DATA.skills[k].level for k in range(R.NK) if R.learnable(s, k)}
-    assert learnable(0) == {1} and learnable(1) == {1, 2} and learnable(2) == {1, 2, 3}
+    assert DATA.skill_unlock_season == (1, 1, 2)
+    assert learnable(0) == {1, 2} and learnable(1) == {1, 2, 3} and learnable(3) == {1, 2, 3}
 
 
 def test_assumption_learning_into_a_taken_slot_moves_that_skill_to_a_free_slot() -> None:
@@ -956,6 +957,17 @@ def test_assumption_mingled_gossip_resolves_at_next_dawn_and_goes_to_the_deck_bo
     s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: 4 coins
     dawn(s, wcard(CLOUDY))
     assert s.coins == 14 and s.gbottom == [3] and s.adventure == []
+
+
+def test_assumption_the_town_draws_one_adventure_card_each_dawn_the_rest_wait() -> None:
+    s = scene(hand=(), drawn=())
+    s.adventure, s.gdeck = [0, 3], [1, 2, 4, 5]  # Harvest Rumours 3 coins, Market Day 4 coins
+    dawn(s, wcard(CLOUDY))
+    assert R.data.adventure_draws_per_dawn == 1
+    assert len(s.gbottom) == 1 and s.adventure == [c for c in (0, 3) if c not in s.gbottom]
+    paid = DATA.gossip[s.gbottom[0]].effect[1]
+    assert s.coins == 10 + paid and s.income[INCOME_SOURCES.index("adventure")] == paid == s.earned
+    R.validate(s)
 
 
 def test_assumption_gossip_deck_bottom_cards_drawn_after_the_shuffled_part() -> None:

@@ -133,6 +133,7 @@ class InnData:
     hire_cost: int
     encouragement_cost: int
     max_pips: int
+    adventure_draws_per_dawn: int  # solo Mingle: adventure cards the town draws (and resolves for the inn) each dawn
     bag_by_level: tuple[tuple[int, int, int], ...]  # renown level 1..3 -> guests of each level
     skill_unlock_season: tuple[int, int, int]  # skill level -> first season (1-based) it can be gained
     digest: str
@@ -176,7 +177,7 @@ def parse_data(raw: Any, path: str = "<data>") -> InnData:
         die_faces=(tuple(dice[0].faces), tuple(dice[1].faces)),
         starting_coins=ru.starting_coins, starting_gossip=ru.starting_gossip_cards,
         starting_accommodations=tuple(ru.starting_accommodations), skill_slots=ru.skill_slots, hire_cost=ru.hire_cost,
-        encouragement_cost=ru.encouragement_cost, max_pips=ru.max_pips,
+        encouragement_cost=ru.encouragement_cost, max_pips=ru.max_pips, adventure_draws_per_dawn=ru.adventure_draws_per_dawn,
         bag_by_level=(tuple(bag.level_1), tuple(bag.level_2), tuple(bag.level_3)),  # type: ignore[arg-type]
         skill_unlock_season=(unlock.level_1, unlock.level_2, unlock.level_3),
         # The record states and checkpoints keep of the data (``config["data"]``): never change how it is made.

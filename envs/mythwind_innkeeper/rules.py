@@ -70,6 +70,10 @@ OUTER_SLOTS = tuple(d for d in range(GRID * GRID) if OUTER[d])
 SUPPORT = {DRINK: KITCHEN, FOOD: KITCHEN, MUSIC: STAGE, PLAY: STAGE}
 DEPENDENTS = {KITCHEN: (DRINK, FOOD), STAGE: (MUSIC, PLAY)}
 MAX_PARTY_COINS = 3
+# Where earned coins come from (State.income, same order): guests seated front facing at dusk (late
+# guests too), the party bonus, pampered guests, adventure cards (Mingle), skills, sold tokens.
+INCOME_SOURCES = ("seating", "party", "pamper", "adventure", "skills", "selling")
+I_SEAT, I_PARTY, I_PAMPER, I_ADVENTURE, I_SKILL, I_SELL = range(len(INCOME_SOURCES))
 NO_GUESTS = (-1,) * NUM_SLOTS
 NOT_BACK = (0,) * NUM_SLOTS
 
@@ -184,7 +188,7 @@ class State:
     quiet: list[int]  # unseated because their accommodation was lost (no complaints)
     hand: list[int]  # sorted gossip cards in hand
     served: list[int]  # gossip cards face up near the inn today
-    adventure: list[int]  # gossip cards mingled into the adventure deck (resolve at the next dawn)
+    adventure: list[int]  # sorted gossip cards mingled into the adventure deck (the town draws some each dawn)
     gdeck: list[int]  # sorted shuffled part of the gossip deck (drawn first)
     gbottom: list[int]  # known cards at the bottom of the gossip deck, top first
     wdeck: list[int]  # sorted weather cards left this season
@@ -214,6 +218,7 @@ class State:
     last_seated: int = 0  # guests seated (front and back facing) at the last dusk
     last_unseated: int = 0  # guests left unseated at the last dusk (late and quiet guests included)
     earned: int = 0  # coins gained over the campaign (never decreases)
+    income: list[int] = field(default_factory=lambda: [0] * len(INCOME_SOURCES))  # coins earned by source (seating, party, pamper, adventure, skills, selling); sums to earned
     over: int = 0  # 1 once the campaign has ended (phase over)
     legal: list[int] | None = field(default=None, compare=False, repr=False)
 
@@ -962,7 +967,7 @@ class MythwindInnkeeperRules(RulesBase):
         s.improve_used[2] = 1
         a = s.slot_acc[d]
         self._remove_acc(s, d)
-        self._gain(s, self.acc_cost[a] // 2)
+        self._gain(s, self.acc_cost[a] // 2, I_SELL)
 
     def act_repair(self, s: State, d: int) -> None:
         """Improve: repair the token in slot ``d`` for half its cost, rounded up."""
@@ -975,7 +980,7 @@ class MythwindInnkeeperRules(RulesBase):
         if s.phase == P_SERVE:
             s.served.append(c)
         else:  # P_MINGLE
-            s.adventure.append(c)
+            insort(s.adventure, c)  # shuffled in: kept sorted, the town's draws are random
             self._mingle_draw(s)
         self._after_operate(s)
 
@@ -1009,7 +1014,7 @@ class MythwindInnkeeperRules(RulesBase):
     def _slot_pamper(self, s: State, d: int) -> None:
         """Pamper: seat back facing on any furniture, ignoring requests; 1 coin; renown -1 if able."""
         self._seat(s, s.sel, d, back=1)
-        self._gain(s, 1)
+        self._gain(s, 1, I_PAMPER)
         s.renown = max(0, s.renown - 1)
         s.sel = -1
         self._after_operate(s)
@@ -1049,7 +1054,7 @@ class MythwindInnkeeperRules(RulesBase):
         g = s.sel
         s.sel = -1
         self._seat(s, g, d, back=0)
-        self._gain(s, 1)
+        self._gain(s, 1, I_SEAT)
         self._run_complaints(s)
 
     def _slot_lose(self, s: State, d: int) -> None:
@@ -1083,9 +1088,11 @@ class MythwindInnkeeperRules(RulesBase):
         self._run_complaints(s)
 
     # ------------------------------------------------------------ helpers
-    def _gain(self, s: State, n: int) -> None:
+    def _gain(self, s: State, n: int, source: int) -> None:
+        """``n`` coins to the innkeeper, booked under income source ``source`` (INCOME_SOURCES)."""
         s.coins += n
         s.earned += n
+        s.income[source] += n
 
     def _put(self, s: State, a: int, d: int) -> None:
         s.slot_acc[d] = a
@@ -1204,15 +1211,15 @@ class MythwindInnkeeperRules(RulesBase):
 
         s.skill_active = k
         if k == SK_MUSICAL_EAR:
-            self._gain(s, count(lambda a: ty[a] == BAR))
+            self._gain(s, count(lambda a: ty[a] == BAR), I_SKILL)
         elif k == SK_WAXED_FURNITURE:
-            self._gain(s, count(lambda a: ty[a] == TABLE))
+            self._gain(s, count(lambda a: ty[a] == TABLE), I_SKILL)
         elif k == SK_QUARTERMASTER:
-            self._gain(s, count(lambda a: ty[a] == DOOR))
+            self._gain(s, count(lambda a: ty[a] == DOOR), I_SKILL)
         elif k == SK_PATRON:
-            self._gain(s, 2 * count(lambda a: st[a] == CULTURED))
+            self._gain(s, 2 * count(lambda a: st[a] == CULTURED), I_SKILL)
         elif k == SK_CHARMING:
-            self._gain(s, 3 * count(lambda a: st[a] == FRONTIER))
+            self._gain(s, 3 * count(lambda a: st[a] == FRONTIER), I_SKILL)
         elif k == SK_WORKER_ENCOURAGEMENT:
             s.coins -= self.data.encouragement_cost
             for d in range(self.ND):
@@ -1236,19 +1243,22 @@ class MythwindInnkeeperRules(RulesBase):
     def _dawn(self, s: State) -> None:
         """Dawn: mingled gossip cards resolve, weather, season effect, party preparations, welcome guests."""
         d = self.data
-        for c in s.adventure:  # the town draws them from the adventure deck (solo assumption)
-            kind, amount = d.gossip[c].effect
-            if kind == E_COINS:
-                self._gain(s, amount)
-            elif kind == E_RENOWN:
-                for _ in range(amount):
-                    self._renown_up(s)
-            elif kind == E_PARTY:
-                for _ in range(amount):
-                    if s.party_coins < self.level(s):
-                        s.party_coins += 1
-            s.gbottom.append(c)
-        s.adventure = []
+        # Solo Mingle (assumption): the town draws ``adventure_draws_per_dawn`` cards at random
+        # from the adventure deck; each resolves for the inn and goes to the gossip deck's bottom.
+        # The others stay in the adventure deck for a later dawn.
+        if s.adventure:
+            for c in _pop_random(s.rng, s.adventure, min(d.adventure_draws_per_dawn, len(s.adventure))):
+                kind, amount = d.gossip[c].effect
+                if kind == E_COINS:
+                    self._gain(s, amount, I_ADVENTURE)
+                elif kind == E_RENOWN:
+                    for _ in range(amount):
+                        self._renown_up(s)
+                elif kind == E_PARTY:
+                    for _ in range(amount):
+                        if s.party_coins < self.level(s):
+                            s.party_coins += 1
+                s.gbottom.append(c)
         if not s.wdeck:
             s.wdeck = list(range(self.NW))
         w = s.wdeck.pop(_below(s.rng, len(s.wdeck)))
@@ -1296,7 +1306,9 @@ class MythwindInnkeeperRules(RulesBase):
             for d, g in enumerate(s.slot_guest):
                 if g >= 0 and ty[acc[d]] == pt:
                     bonus += pc
-        self._gain(s, front + bonus)
+        self._gain(s, front, I_SEAT)
+        if bonus:
+            self._gain(s, bonus, I_PARTY)
         if pt >= 0:
             s.party_type = s.party_slot = -1
             if self.level(s) >= s.party_coins:
@@ -1448,6 +1460,9 @@ class MythwindInnkeeperRules(RulesBase):
         for name in ("hand", "served", "adventure", "gdeck", "gbottom"):
             check_ints(getattr(s, name), None, 0, NC - 1, name)
         check_ints(s.wdeck, None, 0, self.NW - 1, "wdeck")
+        check_ints(s.income, len(INCOME_SOURCES), 0, 10**9, "income")
+        req(sum(s.income) == s.earned, "income by source does not add up to the coins earned")
+        req(s.adventure == sorted(s.adventure), "adventure deck must be sorted")
         check_ints(s.skill_row, self.NK, -1, self.slots - 1, "skill_row")
         check_ints(s.dice, self.ND, -1, self.data.max_pips, "dice")
         check_ints(s.die_used, self.ND, 0, 1, "die_used")

@@ -250,6 +250,7 @@ class Rules(Closed):
     hire_cost: span(0, 100)
     encouragement_cost: span(0, 100)
     max_pips: span(1, 6)
+    adventure_draws_per_dawn: span(0, 100) = 1  # mingled cards the town draws from the adventure deck each dawn (solo Mingle)
     bag_by_renown_level: BagCounts
     skill_level_in_play_from_season: SkillSeasons
 

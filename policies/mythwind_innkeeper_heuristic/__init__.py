@@ -15,15 +15,16 @@ engine), so it plays from any observation source, batched or not. Its plan:
   half the cost comes back at the end. Damaged tokens are repaired on the same test; a sale gains
   nothing by itself (score-neutral), so a token is sold only when keeping it is worth less than nothing.
 * **Operate**: the row worth most today: its skill's coins, plus the purchase (Improve), the gossip
-  card that seats the most extra guests tonight (Serve), the best adventure effect (Mingle), a
-  pampered guest who could not be seated anyway (Pamper) or the party bonus (Party), less the
-  renown the action costs.
+  card that seats the most extra guests tonight (Serve), the best adventure effect (Mingle: the
+  town draws one adventure card a day), a pampered guest who could not be seated anyway (Pamper)
+  or the party bonus (Party, its two renown steps at half their worth: seating brings renown back),
+  less the renown the action costs.
 * **Skills**: coin skills (a coin per table, bar, door; per cultured or frontier token) are learnt
   when they pay back over the days left, into rows the alignment lets it play; after learning,
   the gained skills are rearranged while a swap puts a skill worth more into a row played more
   often; guest skills return guests who cannot be seated.
 * **Workers**: a villager die is hired when coins are spare, and dice work the row worth most
-  (usually Mingle, whose adventure cards pay coins at the next dawn).
+  (often Mingle, whose adventure cards the town draws one a day).
 * **Complaints and upkeep**: the token lost or damaged is the one worth least (damaged first).
 
 The package, by concern: ``reading`` (the inn's constants and the observation decoded into a

@@ -20,6 +20,7 @@ from mythzoo.policies.mythwind_innkeeper_heuristic.reading import (
     HORIZON,
     NEAR,
     NF,
+    PARTY_RENOWN_WEIGHT,
     RENOWN_VALUE,
     SUPPORT,
     _View,
@@ -287,7 +288,7 @@ class InnModel:
         if not slots:
             return -1.0, None
         d = max(slots, key=lambda x: by_type[s.acc[x]])
-        return s.party_coins * by_type[s.acc[d]] - 2 * RENOWN_VALUE * min(2, s.renown), d
+        return s.party_coins * by_type[s.acc[d]] - PARTY_RENOWN_WEIGHT * RENOWN_VALUE * min(2, s.renown), d
 
     def _repair_sell_value(self, s: _View) -> float:
         conf = self._config(s)

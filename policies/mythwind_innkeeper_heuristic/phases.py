@@ -6,7 +6,7 @@ leave the choice to the player's fallback.
 
 from __future__ import annotations
 
-from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
+from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
 
 
 class PhaseChoices:
@@ -71,15 +71,18 @@ class PhaseChoices:
             if row in s.skill_row:
                 continue  # keep the learnt skills where they are
             key = self.skill_keys[k]
-            if key not in COIN_SKILLS:
-                continue
-            by_type, targ, per = COIN_SKILLS[key]
-            count = sum(1 for d, a in enumerate(s.acc) if a >= 0 and not s.dmg[d] and ((by_type and a == targ) or (not by_type and s.sty[d] == targ)))
-            count += 0.5  # tokens still to come
-            frac_ok = row in (1, 3) or (row == 2 and all(r in s.skill_row for r in (1, 3)))
+            if key in COIN_SKILLS:
+                by_type, targ, per = COIN_SKILLS[key]
+                count = sum(1 for d, a in enumerate(s.acc) if a >= 0 and not s.dmg[d] and ((by_type and a == targ) or (not by_type and s.sty[d] == targ)))
+                per_use = per * (count + 0.5)  # tokens still to come
+            else:  # guest and party skills: a rough worth per resolution (a complaint or an unseated guest avoided, a party coin)
+                per_use = OTHER_SKILL_USE.get(key, 0.0)
+                if key == "worker_encouragement" and not any(h for h, _ in s.dice):
+                    per_use = 0.0
+            frac_ok = row in (1, 3) or (row == 2 and all(r in s.skill_row for r in (1, 3))) or (row in (0, 4) and per_use > 0 and key not in COIN_SKILLS)
             if not frac_ok:
                 continue
-            val = per * count * self._skill_uses(s, row) - s.skill_cost[k] * 1.3
+            val = per_use * self._skill_uses(s, row) - s.skill_cost[k] * 1.3
             if val > best_val:
                 best, best_val = self.o["learn"] + arg, val
         # Hire a villager die for Mingle (each pip: an adventure card's coins) while it can pay back.
@@ -209,8 +212,8 @@ class PhaseChoices:
     def _ph_skill(self, s: _View, legal: set[int]) -> int | None:
         k = next((k for k, r in enumerate(s.skill_row) if r == s.row and s.row >= 0), -1)
         key = self.skill_keys[k] if k >= 0 else ""
-        if key == "worker_encouragement":
-            return self.o["done"]
+        if key == "worker_encouragement":  # five coins for a pip on every hired die: while coins are spare
+            return self.o["skill"] if s.coins >= 12 else self.o["done"]
         if key in GUEST_SKILLS:
             drawn = self._drawn(s)
             if len(self._matching(s, drawn)) == len(drawn):

@@ -40,7 +40,10 @@ COIN_SKILLS = {
 HIRE = True  # hire villager dice to Mingle
 HIRE_RESERVE = 12.0  # coins kept for purchases before hiring
 GUEST_SKILLS = ("rumormonger", "waiting_list", "favorite")
+# Worth in coins of one resolution of the skills that pay no coins directly (learning them).
+OTHER_SKILL_USE = {"rumormonger": 0.7, "waiting_list": 2.5, "favorite": 2.8, "entertainer": 1.5, "worker_encouragement": 2.0}
 RENOWN_VALUE = 1.0  # coins one step of renown is worth
+PARTY_RENOWN_WEIGHT = 0.5  # the two steps a party costs, in RENOWN_VALUEs each (renown comes back by seating)
 LOSE_VALUE = 3.0  # coins a "lose an accommodation" complaint costs
 DRAW_VALUE = 0.5
 HORIZON = 0.85  # share of the days left a new token is expected to serve (upkeep damage, delays)

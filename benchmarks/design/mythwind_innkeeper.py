@@ -1,0 +1,297 @@
+"""Design report for Mythwind: the Innkeeper: the measured figures behind its designed economy.
+
+    python benchmarks/design_report.py mythwind_innkeeper --campaigns 1000 --jobs 2 --write
+
+Plays seeded campaigns (seeds ``seed .. seed + campaigns - 1``) of the heuristic, of the heuristic
+with one Operate action banned (Serve, Party, Pamper, Mingle, Improve: neither the character nor a
+worker may take it) or with skills banned (no Longhouse), and of three weaker policies (random,
+"mingle and seat", "seat only"), and prints every design target of
+``docs/design/mythwind_innkeeper.md`` with a 95% interval and "met"/"missed":
+
+* no income source (``State.income``: seating, party, pamper, adventure, skills, selling) above 40%
+  of the coins earned (share of the pooled coins; bootstrap interval over campaigns);
+* banning any one Operate action costs the heuristic at least 5% and at most 40% of its final coins
+  (the same seeds, so a paired normal interval on the mean difference over the heuristic's mean);
+* level III renown reached in at least 25% of campaigns (Wilson);
+* every skill learned in at least 5% of campaigns (Wilson), and banning skills costs at least 5%;
+* random, "mingle and seat" and "seat only" each far below the heuristic: their mean final coins
+  at most half the heuristic's.
+
+A target is "met" when its point estimate meets it; the interval shows how sure that is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+GAME = "mythwind_innkeeper"
+ROWS = ("pamper", "improve", "serve", "mingle", "party")  # the Operate rows, top to bottom
+BANNABLE = ("serve", "party", "pamper", "mingle", "improve")
+SOURCE_CAP, BAN_MIN, BAN_MAX, LEVEL3_MIN, SKILL_MIN, WEAK_MAX = 0.40, 0.05, 0.40, 0.25, 0.05, 0.50
+START, END = "<!-- report:start -->", "<!-- report:end -->"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "design" / f"{GAME}.md"
+
+
+def _configs() -> list[str]:
+    """Every configuration the report plays: the heuristic, its ablations, the weaker policies."""
+    return ["heuristic"] + [f"ban_{r}" for r in BANNABLE] + ["ban_skills", "random", "mingle_and_seat", "seat_only"]
+
+
+class _Ranges:
+    """The action ids of the ranges the policies read (from the env's action table)."""
+
+    def __init__(self, env) -> None:
+        r = env.unwrapped.rules
+        self.rules = r
+        self.n_rows = len(ROWS)
+        self.oper = r.A_OPER
+        self.worker = r.A_WORKER
+        self.learn = r.A_LEARN
+        self.n_learn = r.NK * r.slots
+        self.guest, self.slot, self.gossip, self.done = r.A_GUEST, r.A_SLOT, r.A_GOSSIP, r.A_DONE
+        self.town_pass = r.A_PASS
+
+    def row_of(self, a: int) -> int:
+        """The Operate row an action performs (character or worker), -1 for any other action."""
+        if self.oper <= a < self.oper + self.n_rows:
+            return a - self.oper
+        if self.worker <= a < self.worker + self.rules.ND * self.n_rows:
+            return (a - self.worker) % self.n_rows
+        return -1
+
+    def banned_mask(self, mask: np.ndarray, banned_rows: set[int], no_skills: bool) -> np.ndarray:
+        """``mask`` less the banned actions; unchanged when nothing else would be legal."""
+        out = mask.copy()
+        for a in np.flatnonzero(mask):
+            if self.row_of(int(a)) in banned_rows or (no_skills and self.learn <= a < self.learn + self.n_learn):
+                out[a] = 0
+        return out if out.any() else mask
+
+
+class _Simple:
+    """The "mingle and seat" and "seat only" policies: seat the first seatable guest in the first
+    slot; on Operate, Mingle (mingle and seat) or the row that changes least (seat only: Improve
+    and stop, else Serve, else whatever is legal); no town actions, no worker actions, no skills."""
+
+    def __init__(self, ranges: _Ranges, mingle: bool) -> None:
+        self.r, self.mingle = ranges, mingle
+
+    def act(self, mask: np.ndarray) -> int:
+        r = self.r
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if r.town_pass in legal:
+            return r.town_pass
+        ops = [a for a in legal if r.oper <= a < r.oper + r.n_rows]
+        if ops:
+            order = ("mingle", "serve", "improve") if self.mingle else ("improve", "serve", "mingle")
+            for name in order:
+                if r.oper + ROWS.index(name) in ops:
+                    return r.oper + ROWS.index(name)
+            return ops[0]
+        if r.rules.PHASE_NAMES[self.phase] in ("seat_guest", "late_guest"):  # seat every guest it can
+            return legal[0]
+        if r.done in legal:  # end Improve, skip skills and workers
+            return r.done
+        return legal[0]
+
+
+def play(config: str, seed: int) -> dict:
+    """One seeded campaign of ``config``: final coins, income by source, the highest renown level,
+    the skills learned and the Operate rows used (character and worker)."""
+    from mythzoo.envs import mythwind_innkeeper_v0
+    from mythzoo.envs.mythwind_innkeeper.rules import INCOME_SOURCES
+    from mythzoo.policies.base import RandomPolicy
+    from mythzoo.policies.mythwind_innkeeper_heuristic import MythwindInnkeeperHeuristic
+
+    env = mythwind_innkeeper_v0.env()
+    env.reset(seed=seed)
+    ranges = _Ranges(env)
+    rules = ranges.rules
+    banned = {ROWS.index(config[4:])} if config.startswith("ban_") and config != "ban_skills" else set()
+    no_skills = config == "ban_skills"
+    heuristic = MythwindInnkeeperHeuristic(env, seed=seed) if config == "heuristic" or config.startswith("ban_") else None
+    rand = RandomPolicy(seed) if config == "random" else None
+    simple = _Simple(ranges, mingle=config == "mingle_and_seat") if config in ("mingle_and_seat", "seat_only") else None
+    uses = [0] * len(ROWS)
+    top_level = 1
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        s = env.unwrapped.state_
+        top_level = max(top_level, rules.levels[s.renown])
+        mask = obs["action_mask"]
+        if heuristic is not None:
+            a = heuristic.act(obs["observation"], ranges.banned_mask(mask, banned, no_skills), agent)
+        elif rand is not None:
+            a = rand.act(obs["observation"], mask, agent)
+        else:
+            simple.phase = s.phase
+            a = simple.act(mask)
+        row = ranges.row_of(a)
+        if row >= 0:
+            uses[row] += 1
+        env.step(a)
+    s = env.unwrapped.state_
+    top_level = max(top_level, rules.levels[s.renown])
+    return {
+        "coins": rules.worth(s), "earned": s.earned, "income": dict(zip(INCOME_SOURCES, s.income)), "top_level": top_level,
+        "skills": [k for k, r in enumerate(s.skill_row) if r >= 0], "uses": uses,
+    }
+
+
+def _play_star(args: tuple[str, int]) -> tuple[str, int, dict]:
+    return args[0], args[1], play(*args)
+
+
+# ---------------------------------------------------------------------------- statistics
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson 95% interval of a rate ``k / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def mean_ci(x: np.ndarray, z: float = 1.96) -> tuple[float, float, float]:
+    """Mean and its normal 95% interval."""
+    m = float(np.mean(x))
+    half = z * float(np.std(x, ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else 0.0
+    return m, m - half, m + half
+
+
+def share_ci(part: np.ndarray, whole: np.ndarray, seed: int = 0, boots: int = 400) -> tuple[float, float, float]:
+    """Pooled share ``sum(part) / sum(whole)`` and its bootstrap 95% interval over campaigns."""
+    share = float(part.sum() / max(1, whole.sum()))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(part), size=(boots, len(part)))
+    b = part[idx].sum(axis=1) / np.maximum(1, whole[idx].sum(axis=1))
+    return share, float(np.quantile(b, 0.025)), float(np.quantile(b, 0.975))
+
+
+def ban_cost(base: np.ndarray, ban: np.ndarray, z: float = 1.96) -> tuple[float, float, float]:
+    """Share of the heuristic's mean coins lost by a ban (same seeds): paired normal interval."""
+    mb = float(base.mean())
+    diff = base - ban
+    m = float(diff.mean()) / mb
+    half = z * float(np.std(diff, ddof=1)) / math.sqrt(len(diff)) / mb if len(diff) > 1 else 0.0
+    return m, m - half, m + half
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "missed"
+
+
+def report(results: dict[str, list[dict]], command: str) -> tuple[str, bool]:
+    """The markdown report of every design target, and whether all are met."""
+    from mythzoo.envs.mythwind_innkeeper.components import load_data
+    from mythzoo.envs.mythwind_innkeeper.rules import INCOME_SOURCES
+
+    skills = [k.name for k in load_data().skills]
+    h = results["heuristic"]
+    n = len(h)
+    coins = np.array([r["coins"] for r in h], dtype=float)
+    earned = np.array([r["earned"] for r in h], dtype=float)
+    lines = [f"Command: `{command}`", "", f"Campaigns per configuration: {n} (seeds as in the command).", ""]
+    m, lo, hi = mean_ci(coins)
+    lines += ["| Configuration | mean final coins (95% CI) | mean coins earned |", "|---|---|---|"]
+    for cfg, rs in results.items():
+        c = np.array([r["coins"] for r in rs], dtype=float)
+        cm, cl, ch = mean_ci(c)
+        lines.append(f"| {cfg} | {cm:.1f} ({cl:.1f}-{ch:.1f}) | {np.mean([r['earned'] for r in rs]):.1f} |")
+    uses = np.array([r["uses"] for r in h], dtype=float).mean(axis=0)
+    lines += ["", "Heuristic Operate uses per campaign (character and workers): "
+              + ", ".join(f"{name} {u:.2f}" for name, u in zip(ROWS, uses)), ""]
+    all_met = True
+    lines += ["| Target | figure (95% CI) | verdict |", "|---|---|---|"]
+
+    def row(target: str, fig: tuple[float, float, float], ok: bool, pct: bool = True) -> None:
+        nonlocal all_met
+        all_met &= ok
+        f = (lambda v: f"{100 * v:.1f}%") if pct else (lambda v: f"{v:.1f}")
+        lines.append(f"| {target} | {f(fig[0])} ({f(fig[1])}-{f(fig[2])}) | {_verdict(ok)} |")
+
+    for src in INCOME_SOURCES:
+        part = np.array([r["income"][src] for r in h], dtype=float)
+        fig = share_ci(part, earned)
+        row(f"income from {src} <= {SOURCE_CAP:.0%} of coins earned", fig, fig[0] <= SOURCE_CAP)
+    for r in BANNABLE:
+        ban = np.array([x["coins"] for x in results[f"ban_{r}"]], dtype=float)
+        fig = ban_cost(coins, ban)
+        row(f"banning {r} costs {BAN_MIN:.0%}-{BAN_MAX:.0%}", fig, BAN_MIN <= fig[0] <= BAN_MAX)
+    k3 = sum(1 for r in h if r["top_level"] >= 3)
+    row(f"level III renown reached in >= {LEVEL3_MIN:.0%}", (k3 / n, *wilson(k3, n)), k3 / n >= LEVEL3_MIN)
+    for k, name in enumerate(skills):
+        kk = sum(1 for r in h if k in r["skills"])
+        row(f"skill {name} learned in >= {SKILL_MIN:.0%}", (kk / n, *wilson(kk, n)), kk / n >= SKILL_MIN)
+    ban = np.array([x["coins"] for x in results["ban_skills"]], dtype=float)
+    fig = ban_cost(coins, ban)
+    row(f"banning skills costs >= {BAN_MIN:.0%}", fig, fig[0] >= BAN_MIN)
+    for cfg in ("random", "mingle_and_seat", "seat_only"):
+        c = np.array([x["coins"] for x in results[cfg]], dtype=float)
+        cm, cl, ch = mean_ci(c)
+        fig = (cm / m, cl / m, ch / m)
+        row(f"{cfg} mean coins <= {WEAK_MAX:.0%} of the heuristic's", fig, fig[0] <= WEAK_MAX)
+    lines += ["", f"Heuristic: mean final coins {m:.1f} ({lo:.1f}-{hi:.1f}). All targets met: {'yes' if all_met else 'no'}."]
+    return "\n".join(lines) + "\n", all_met
+
+
+def run(campaigns: int, seed: int, jobs: int, configs: list[str]) -> dict[str, list[dict]]:
+    """Every configuration over the same seeds; a progress line on stderr."""
+    tasks = [(c, seed + i) for c in configs for i in range(campaigns)]
+    out: dict[str, list[tuple[int, dict]]] = {c: [] for c in configs}
+    t0 = time.time()
+    done = 0
+    pool = Pool(jobs) if jobs > 1 else None
+    it = pool.imap_unordered(_play_star, tasks, chunksize=8) if pool else map(_play_star, tasks)
+    for cfg, sd, res in it:
+        out[cfg].append((sd, res))
+        done += 1
+        if done % 50 == 0 or done == len(tasks):
+            print(f"\r{done}/{len(tasks)} campaigns, {time.time() - t0:.0f}s", end="", file=sys.stderr, flush=True)
+    if pool:
+        pool.close()
+        pool.join()
+    print(file=sys.stderr)
+    return {c: [r for _, r in sorted(v, key=lambda x: x[0])] for c, v in out.items()}
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog=f"design_report.py {GAME}", description=__doc__.split("\n")[0])
+    p.add_argument("--campaigns", "--games", type=int, default=1000, help="campaigns per configuration")
+    p.add_argument("--seed", type=int, default=0, help="first seed")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (the figures do not depend on it)")
+    p.add_argument("--configs", default=",".join(_configs()), help="comma-separated configurations (all for the report)")
+    p.add_argument("--write", action="store_true", help=f"also write the report into {DOC.relative_to(DOC.parents[2])}")
+    a = p.parse_args(argv)
+    configs = a.configs.split(",")
+    results = run(a.campaigns, a.seed, a.jobs, configs)
+    if set(configs) != set(_configs()):  # an iteration: the figures of what was played
+        for cfg, rs in results.items():
+            c = np.array([r["coins"] for r in rs], dtype=float)
+            inc = {k: np.mean([r["income"][k] for r in rs]) for k in rs[0]["income"]}
+            print(cfg, "coins %.1f" % c.mean(), "earned %.1f" % np.mean([r["earned"] for r in rs]),
+                  " ".join(f"{k}={v:.1f}" for k, v in inc.items()),
+                  "L3 %.2f" % np.mean([r["top_level"] >= 3 for r in rs]),
+                  "uses", np.round(np.mean([r["uses"] for r in rs], axis=0), 2),
+                  "skills", np.round(np.bincount([k for r in rs for k in r["skills"]], minlength=10) / len(rs), 2))
+        return 0
+    command = f"python benchmarks/design_report.py {GAME} --campaigns {a.campaigns} --seed {a.seed}"
+    text, _ = report(results, command)
+    print(text)
+    if a.write:
+        doc = DOC.read_text()
+        i, j = doc.index(START) + len(START), doc.index(END)
+        DOC.write_text(doc[:i] + "\n" + text + doc[j:])
+    return 0

@@ -1,0 +1,55 @@
+"""The Innkeeper's design report runs on a tiny budget, is seeded, and its figures agree with each other."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("inn_design_report", ROOT / "benchmarks" / "design" / "mythwind_innkeeper.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_design_report_runs_on_a_tiny_budget_and_its_figures_are_consistent(capsys) -> None:
+    mod = _module()
+    assert mod.main(["--campaigns", "1", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert mod.main(["--campaigns", "1", "--seed", "5"]) == 0
+    assert capsys.readouterr().out == out, "the same command prints the same figures"
+    targets = [line for line in out.splitlines() if line.startswith("| ") and line.rstrip().endswith(("| met |", "| missed |"))]
+    # 6 income sources, 5 bans, level III, 10 skills, the skills ban, 3 weaker policies
+    assert len(targets) == 6 + 5 + 1 + 10 + 1 + 3
+    assert ("All targets met: yes" in out) == all(t.endswith("| met |") for t in targets)
+    # the figures are those of the campaigns: replay the heuristic's and compare its mean and income shares
+    plays = [mod.play("heuristic", 5)]
+    mean = np.mean([p["coins"] for p in plays])
+    assert f"| heuristic | {mean:.1f} " in out
+    earned = sum(p["earned"] for p in plays)
+    for src in plays[0]["income"]:
+        share = sum(p["income"][src] for p in plays) / earned
+        assert re.search(rf"\| income from {src} <= 40% of coins earned \| {100 * share:.1f}% ", out), src
+    assert sum(sum(p["income"].values()) for p in plays) == earned
+
+
+def test_ban_removes_the_banned_rows_for_character_and_workers() -> None:
+    mod = _module()
+    plays = mod.play("ban_mingle", 3), mod.play("ban_skills", 3)
+    assert plays[0]["uses"][mod.ROWS.index("mingle")] == 0 and plays[0]["income"]["adventure"] == 0
+    assert plays[1]["skills"] == [] and plays[1]["income"]["skills"] == 0
+
+
+def test_wilson_and_paired_ban_cost() -> None:
+    mod = _module()
+    lo, hi = mod.wilson(25, 100)
+    assert lo < 0.25 < hi and 0.16 < lo and hi < 0.35
+    base, ban = np.array([10.0, 20.0, 30.0]), np.array([9.0, 18.0, 27.0])
+    m, lo, hi = mod.ban_cost(base, ban)
+    assert abs(m - 0.1) < 1e-9 and lo <= m <= hi
