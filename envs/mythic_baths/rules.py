@@ -69,7 +69,7 @@ class State:
     pay_bath: int = -1
     pay_need: list[int] = field(default_factory=list)
     pay_extra: int = 0  # Tatzelwurm extra units still to provide
-    pay_extra0: int = 0  # extra units at the start of the action (any > 0 forbids the tip)
+    pay_extra0: int = 0  # Tatzelwurm extra units required at the start of the action
     pay_cards: list[int] = field(default_factory=list)
     pay_surplus: int = 0  # ingredients provided beyond the requirement
     pay_modified: int = 0  # an effect that "does not count as an exact treatment" was used
