@@ -8,7 +8,8 @@ building toward, and otherwise gather the supply card that best fills the needs 
 Payments play cards that add no surplus first (keeping the tip), discards drop the least useful.
 The guest deck's face-up top guest is the next to arrive: while fewer than two guests in the baths
 are worth building toward it is a gathering target too, and a clean is worth it when the hand
-already covers that guest. A declared Head Chef pair is paid with the cards whose other
+already covers that guest. With the Gardener, a supply that fills no need has a card refreshed
+before the take. A declared Head Chef pair is paid with the cards whose other
 ingredients fill the most, a double card (one card for the pair) before two.
 """
 
@@ -216,6 +217,11 @@ class MythicBathsHeuristic(BasePolicy):
             _, b, missing = targets[0]
             if o["nourish"] + b in legal and missing.sum() <= 2 and baths[b][self.f_nourish] < 0.5:
                 return o["nourish"] + b
+        gardener = [a for a in legal if o["gardener"] <= a < o["gardener"] + 5]
+        if gardener:  # Gardener: refresh the least useful supply card when none fills a need
+            value = {a: self._card_value(int(np.argmax(v["supply"][a - o["gardener"]])), want) for a in gardener}
+            if max(value.values()) < 1:
+                return min(gardener, key=lambda a: (value[a], a))
         take = self._take(v, legal, want, allow_decline=False)
         if take is not None:
             return take
