@@ -6,6 +6,11 @@ treat the guest worth the most (a regular guest with an exact payment earns the 
 active favour token when it pays, clean when several baths are dirty, nourish the guest it is
 building toward, and otherwise gather the supply card that best fills the needs of its targets.
 Payments play cards that add no surplus first (keeping the tip), discards drop the least useful.
+The guest deck's face-up top guest is the next to arrive: while fewer than two guests in the baths
+are worth building toward it is a gathering target too, and a clean is worth it when the hand
+already covers that guest. With the Gardener, a supply that fills no need has a card refreshed
+before the take. A declared Head Chef pair is paid with the cards whose other
+ingredients fill the most, a double card (one card for the pair) before two.
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ class MythicBathsHeuristic(BasePolicy):
         self.f_needs = self.f[f"needs_{self.ingredients[0]}"]
         self.f_creature = self.f["creature_cerberus"]
         self.f_nourish = self.f["nourished_by_seat+0"]
+        top_fields = list(self.layout.by_name["guest_deck_top"].axes[0])
+        self.t_present, self.t_trouble = top_fields.index("present"), top_fields.index("troublesome")
+        self.t_needs = top_fields.index(f"needs_{self.ingredients[0]}")
         seat_fields = self.layout.by_name["seat"].axes[1]
         self.s = {name: i for i, name in enumerate(seat_fields)}
         self.o = {r.name: r.offset for r in self.table.ranges}
@@ -70,6 +78,13 @@ class MythicBathsHeuristic(BasePolicy):
         out.sort(key=lambda x: -x[0])
         return out
 
+    def _top_needs(self, v: dict[str, np.ndarray]) -> np.ndarray | None:
+        """Needs of the guest deck's face-up top guest if it is a regular guest, else None."""
+        top = v["guest_deck_top"]
+        if top[self.t_present] < 0.5 or top[self.t_trouble] > 0.5:
+            return None
+        return np.rint(top[self.t_needs : self.t_needs + self.T] * 3).astype(np.int64)
+
     def _card_value(self, kind: int, want: np.ndarray) -> float:
         """How much a card of ``kind`` fills the wanted ingredient units."""
         return float(np.minimum(self.kind_units[kind], want).sum())
@@ -88,6 +103,9 @@ class MythicBathsHeuristic(BasePolicy):
         want = np.zeros(self.T, dtype=np.int64)
         for _, _, missing in targets[:2]:
             want += missing
+        top_needs = self._top_needs(v)
+        if top_needs is not None and len(targets) < 2:
+            want += np.maximum(top_needs - hand_units, 0)  # the next guest to arrive
         o = self.o
         choice = None
         if phase == P_PAY:
@@ -99,7 +117,7 @@ class MythicBathsHeuristic(BasePolicy):
         elif phase in (P_GATHER, P_EARTH, P_TAKE):
             choice = self._take(v, legal, want, allow_decline=phase != P_GATHER)
         else:
-            choice = self._turn(v, legal, hand_units, targets, want)
+            choice = self._turn(v, legal, hand_units, targets, want, top_needs)
         if choice is None or choice not in legal:
             choice = int(self.rng.choice(sorted(legal)))
         return int(choice)
@@ -125,6 +143,16 @@ class MythicBathsHeuristic(BasePolicy):
         o = self.o
         need = np.rint(v["pay_need"] * 3).astype(np.int64)
         cards = [a for a in legal if o["pay_card"] <= a < o["pay_card"] + self.K]
+        pair = v["pay_chef_pair"]
+        if pair.any() and cards:  # paying a declared Head Chef pair: the rest of each card should fill needs
+            src, left = int(np.argmax(pair)), int(round(pair.max() * 2))
+
+            def pair_value(a: int) -> tuple[float, int]:
+                units = self.kind_units[a - o["pay_card"]].copy()
+                units[src] -= min(left, units[src])
+                return float(np.minimum(units, need).sum()) - float(units.sum() - np.minimum(units, need).sum()), int(self.kind_units[a - o["pay_card"]][src])
+
+            return max(cards, key=pair_value)
         # Cards that add no surplus keep the exact-treatment tip; bigger cards first.
         clean = [a for a in cards if (self.kind_units[a - o["pay_card"]] <= need).all()]
         if clean:
@@ -137,7 +165,7 @@ class MythicBathsHeuristic(BasePolicy):
                 return opts[0]
         return o["stop_treating"] if o["stop_treating"] in legal else None
 
-    def _turn(self, v, legal: set[int], hand_units: np.ndarray, targets, want: np.ndarray) -> int | None:
+    def _turn(self, v, legal: set[int], hand_units: np.ndarray, targets, want: np.ndarray, top_needs: np.ndarray | None = None) -> int | None:
         o, f = self.o, self.f
         me = v["seat"][0]
         baths = v["bath"]
@@ -180,6 +208,8 @@ class MythicBathsHeuristic(BasePolicy):
             return best
         if o["clean"] in legal and cleanable >= 2:
             return o["clean"]
+        if o["clean"] in legal and cleanable >= 1 and top_needs is not None and (hand_units >= top_needs).all():
+            return o["clean"]  # the next guest arrives, and the hand already treats it
         if o["clean"] in legal and not any(row[f["has_guest"]] > 0.5 for row in baths):
             return o["clean"]
         # Nourish the guest we are building toward, when it is close.
@@ -187,6 +217,11 @@ class MythicBathsHeuristic(BasePolicy):
             _, b, missing = targets[0]
             if o["nourish"] + b in legal and missing.sum() <= 2 and baths[b][self.f_nourish] < 0.5:
                 return o["nourish"] + b
+        gardener = [a for a in legal if o["gardener"] <= a < o["gardener"] + 5]
+        if gardener:  # Gardener: refresh the least useful supply card when none fills a need
+            value = {a: self._card_value(int(np.argmax(v["supply"][a - o["gardener"]])), want) for a in gardener}
+            if max(value.values()) < 1:
+                return min(gardener, key=lambda a: (value[a], a))
         take = self._take(v, legal, want, allow_decline=False)
         if take is not None:
             return take

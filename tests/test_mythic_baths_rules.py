@@ -608,7 +608,7 @@ def test_exact_treatment_tip_two_amber():
     assert t.R.scores(t.s)[0] == 2 + g.amber
 
 
-def test_assumption_each_played_card_must_supply_a_missing_ingredient():
+def test_reading_card_supplying_nothing_still_needed_cannot_be_paid():
     t = Table()
     g = t.place(0, t.regular(size=2, distinct=True))
     a, b = need_list(g)
@@ -620,6 +620,12 @@ def test_assumption_each_played_card_must_supply_a_missing_ingredient():
     t.pay(a)
     assert kind(a) not in t.args("pay_card") and kind((a, x)) not in t.args("pay_card")  # a is no longer missing
     assert t.args("pay_card") == [kind(b)]
+    t2 = Table()  # troublesome guests too: "cards that contain any of the as yet unfulfilled ingredients"
+    o = t2.place(0, t2.troublesome(OWLBEAR))
+    y = unneeded(o)[0]
+    t2.give(0, need_list(o)[0], y).ready()
+    t2.do("treat", 0)
+    assert t2.args("pay_card") == [kind(need_list(o)[0])]
 
 
 def test_assumption_cards_with_same_ingredients_are_interchangeable():
@@ -864,7 +870,7 @@ def test_clean_new_manager_when_troublesome_guest_arrives():
     t.stack_guests(t.troublesome(JACKALOPE)).stack_manager("gardener").dirty(1).ready()
     t.do("clean")
     assert t.manager == "gardener"
-    assert CS.managers[t.s.manager_deck[0]] == "wind_mage"  # placed on the previous one (see assumption 9)
+    assert [CS.managers[m] for m in t.s.manager_pile] == ["wind_mage"]  # the new one lies on top of it
 
 
 def test_clean_keeps_manager_when_only_regular_guests_arrive():
@@ -882,25 +888,36 @@ def test_clean_one_new_manager_for_several_troublesome_arrivals():
     t.stack_guests(t.troublesome(JACKALOPE), t.troublesome(CERBERUS)).stack_manager("gardener").dirty(1, 2).ready()
     deck = list(t.s.manager_deck)
     t.do("clean")
-    assert t.manager == "gardener" and t.s.manager_deck == [CS.managers.index("wind_mage")] + deck[:-1]
+    assert t.manager == "gardener" and t.s.manager_deck == deck[:-1]
+    assert t.s.manager_pile == [CS.managers.index("wind_mage")]
 
 
-def test_assumption_replaced_manager_goes_under_manager_deck():
+def test_reading_replaced_manager_goes_on_top_of_the_previous_one_not_under_the_deck():
     t = Table(manager="wind_mage")
     t.place(0, t.regular())
     t.stack_guests(t.troublesome(CERBERUS)).dirty(1, 2, 3).ready()
     top = t.s.manager_deck[-1]
     t.do("clean")
-    assert t.s.manager == top and CS.managers[t.s.manager_deck[0]] == "wind_mage"  # under the deck
-    assert len(t.s.manager_deck) == 9
-    seen = [t.manager]
-    for _ in range(9):  # nine more troublesome arrivals: the deck cycles back to the Wind Mage
+    assert t.s.manager == top and CS.managers.index("wind_mage") not in t.s.manager_deck  # out of the deck
+    assert len(t.s.manager_deck) == 8 and t.s.manager_pile == [CS.managers.index("wind_mage")]
+    seen = ["wind_mage", t.manager]
+    for _ in range(8):  # eight more troublesome arrivals: every manager is seen once, none comes back
         t.s.collected[1].append(t.s.bath_guest[1])
         t.s.bath_guest[1] = -1
         t.stack_guests(t.find(True)).dirty(1).ready()
         t.do("clean")
         seen.append(t.manager)
-    assert seen[-1] == "wind_mage" and sorted(seen) == sorted(CS.managers)
+    assert sorted(seen) == sorted(CS.managers) and not t.s.manager_deck
+    assert [CS.managers[m] for m in t.s.manager_pile] == seen[:-1]
+
+
+def test_assumption_manager_stays_when_the_manager_deck_is_empty():
+    t = Table(manager="wind_mage")
+    t.place(0, t.regular())
+    t.s.manager_pile, t.s.manager_deck = list(t.s.manager_deck), []
+    t.stack_guests(t.troublesome(CERBERUS)).dirty(1, 2, 3).ready()
+    t.do("clean")
+    assert t.manager == "wind_mage" and not t.s.manager_deck and t.s.bath_guest[1] >= 0
 
 
 def test_assumption_only_clean_empty_baths_are_refilled():
@@ -913,7 +930,7 @@ def test_assumption_only_clean_empty_baths_are_refilled():
     assert t.s.bath_guest[4] >= 0
 
 
-def test_assumption_clean_legal_only_when_it_cleans_or_refills():
+def test_reading_clean_with_nothing_dirty_is_legal_only_when_it_refills():
     t = Table(manager="wind_mage").fill_baths().ready()
     assert not t.can("clean")  # nothing dirty, nothing empty
     t2 = Table(manager="wind_mage")
@@ -1015,7 +1032,26 @@ def test_tatzelwurm_adjacent_guests_require_one_additional_ingredient_of_any_typ
     assert t.s.phase == P_PAY and t.s.pay_extra == 1
     t.pay(a)
     assert t.s.collected[0] == [g.gid]
-    assert t.s.amber[0] == 0  # the extra ingredient is an effect: no tip
+    assert t.s.amber[0] == 2  # needs plus the extra, nothing more: exact (see the Tatzelwurm tip reading)
+
+
+def test_reading_tatzelwurm_guest_paid_exactly_needs_plus_extra_tips():
+    t = Table()
+    t.place(1, t.troublesome(TATZELWURM))
+    g = t.place(0, t.regular(size=2, distinct=True))
+    a, b = need_list(g)
+    x = unneeded(g)[0]
+    t.give(0, a, b, x).ready()
+    t.treat(0, a, b, x)  # the extra paid with an unrequired type, one card per ingredient
+    assert t.s.collected[0] == [g.gid] and t.s.amber[0] == 2  # exact: tip
+    t2 = Table()
+    t2.place(1, t2.troublesome(TATZELWURM))
+    g = t2.place(0, t2.regular(size=2, distinct=True))
+    a, b = need_list(g)
+    y, z = unneeded(g)[:2]
+    t2.give(0, a, b, (y, z)).ready()
+    t2.treat(0, a, b, (y, z))  # the extra paid with a two-ingredient card: one ingredient too many
+    assert t2.s.collected[0] == [g.gid] and t2.s.amber[0] == 0  # surplus: no tip
 
 
 def test_tatzelwurm_extra_ingredient_any_type_including_unrequired():
@@ -1039,7 +1075,7 @@ def test_assumption_tatzelwurm_extra_applies_to_troublesome_guests_and_stacks():
     assert t.s.phase == P_PAY and t.s.pay_extra == 2  # two Tatzelwurms: two extra ingredients
     t.pay(x, x)
     assert t.s.collected[0] == [o.gid]
-    assert t.s.amber[0] == 8  # 1 per requirement incl. the extras, no tip
+    assert t.s.amber[0] == 8 + 2  # 1 per requirement incl. the extras, and the tip (exact: needs + extras)
 
 
 def test_assumption_two_tatzelwurms_add_two_to_a_regular_guest():
@@ -1416,13 +1452,31 @@ def test_assumption_earth_mage_first_card_must_also_be_single():
     assert t.s.current == 1 and sum(t.s.hands[0]) == 1
 
 
-def test_assumption_earth_mage_and_gardener_only_for_gather_main_action():
+def test_reading_earth_mage_applies_to_the_cerberus_token_take():
     t = Table(manager="earth_mage").set_supply(TEA, OIL).token(0, CERBERUS).ready()
     t.do("token_cerberus", 0)
-    assert t.s.phase == P_TURN and sum(t.s.hands[0]) == 1  # no second card for the token's take
+    assert t.s.phase == P_EARTH and t.args("gather_supply") == [1]  # a second single card may follow
+    t.do("gather_supply", 1)
+    assert t.s.phase == P_TURN and sum(t.s.hands[0]) == 2 and t.s.main_done == 0  # the main action is still to come
+    t2 = Table(manager="earth_mage").set_supply((TEA, OIL), SALTS).token(0, CERBERUS).ready()
+    t2.do("token_cerberus", 0)
+    assert t2.s.phase == P_TURN and sum(t2.s.hands[0]) == 1  # a mixed card first: no second card
+
+
+def test_reading_gardener_applies_before_the_cerberus_token_take():
+    t = Table(manager="gardener").set_supply(TEA, OIL).stack_deck(MUD, HERBS).token(0, CERBERUS).ready()
+    t.do("gather_supply", 0)  # the main action is done; the token's take may still use the Gardener
+    assert t.s.current == 0 and t.args("gardener") == [0, 1]
+    t.do("gardener", 1)
+    assert t.s.phase == P_GATHER and t.names() == {"token_cerberus"} and t.s.supply[1] == kind(HERBS)
+    t.do("token_cerberus", 1)
+    assert t.s.hands[0][kind(HERBS)] == 1 and t.s.tokens[0][CERBERUS] == TOKEN_USED and t.s.current == 1
     t2 = Table(manager="gardener").set_supply(TEA, OIL).token(0, CERBERUS).ready()
-    t2.do("gather_supply", 0)
-    assert t2.s.current == 0 and "gardener" not in t2.names() and t2.can("token_cerberus", 0)
+    t2.do("gardener", 0)  # before either take: both are offered
+    assert {"gather_supply", "gather_deck", "token_cerberus"} <= t2.names() and t2.s.main_done == 0
+    t3 = Table(manager="gardener").set_supply(TEA, OIL).ready()
+    t3.do("gather_supply", 0)
+    assert t3.s.current == 1  # no token: nothing left to take, the turn ended
 
 
 def test_gardener_discard_and_refill_one_supply_card_before_gathering():
@@ -1474,27 +1528,52 @@ def test_head_chef_two_matching_ingredients_in_place_of_one():
     t.treat(0, a)
     assert t.args("head_chef") == [t.chef(x, b)]
     t.do("head_chef", t.chef(x, b))
+    assert t.names() == {"pay_card"} and t.args("pay_card") == [kind(x)]  # now the pair's cards
+    t.pay(x, x)
     assert t.s.collected[0] == [g.gid] and t.s.amber[0] == 0  # not exact
     assert sorted(t.s.discard) == sorted([kind(a), kind(x), kind(x)])
 
 
-def test_assumption_head_chef_double_card_used_when_held():
-    t = Table(manager="head_chef")
-    g = t.place(0, t.regular(size=2, distinct=True))
-    a, b = need_list(g)
-    x = unneeded(g)[0]
-    t.give(0, a, (x, x), x, x).ready()
-    t.treat(0, a).do("head_chef", t.chef(x, b))
-    assert t.s.hands[0][kind((x, x))] == 0 and t.s.hands[0][kind(x)] == 2
+def test_reading_head_chef_player_chooses_the_cards_that_pay_the_pair():
+    def start():
+        t = Table(manager="head_chef")
+        g = t.place(0, t.regular(size=2, distinct=True))
+        a, b = need_list(g)
+        x = unneeded(g)[0]
+        t.give(0, a, (x, x), x, x).ready()
+        t.treat(0, a).do("head_chef", t.chef(x, b))
+        assert t.args("pay_card") == sorted([kind(x), kind((x, x))])  # both ways to pay are offered
+        return t, g, x
+
+    t, g, x = start()
+    t.pay((x, x))  # the double card: one card leaves the hand
+    assert t.s.collected[0] == [g.gid] and sum(t.s.hands[0]) == 2
+    t, g, x = start()
+    t.pay(x, x)  # two single cards: the double card stays
+    assert t.s.collected[0] == [g.gid] and t.s.hands[0][kind((x, x))] == 1 and sum(t.s.hands[0]) == 1
 
 
-def test_assumption_head_chef_pair_not_from_two_mixed_cards():
+def test_reading_head_chef_pair_from_two_mixed_cards_sharing_an_ingredient():
     t = Table(manager="head_chef")
     g = t.place(0, t.regular(size=2, distinct=True))
     a, b = need_list(g)
     x, y, z = unneeded(g)[:3]
     t.give(0, a, (x, y), (x, z)).ready()
-    assert not t.can("treat", 0)
+    assert t.can("treat", 0)  # the two mixed cards show two matching ingredients
+    t.treat(0, a).do("head_chef", t.chef(x, b))
+    t.pay((x, y), (x, z))  # their other ingredients are surplus
+    assert t.s.collected[0] == [g.gid] and t.s.amber[0] == 0
+    assert sorted(t.s.discard) == sorted([kind(a), kind((x, y)), kind((x, z))])
+    t2 = Table(manager="head_chef")
+    g = t2.place(0, t2.regular(size=3, distinct=True))
+    a, b, c = need_list(g)
+    x = unneeded(g)[0]
+    t2.give(0, a, (x, b), (x, unneeded(g)[1])).ready()
+    t2.treat(0, a).do("head_chef", t2.chef(x, c))
+    t2.pay((x, b))  # the mixed card's other ingredient fills a need of the guest
+    assert t2.s.pay_need[b] == 0 and t2.s.pay_chef_left == 1
+    t2.pay((x, unneeded(g)[1]))
+    assert t2.s.collected[0] == [g.gid]
 
 
 def test_assumption_head_chef_once_per_treatment():
@@ -1545,7 +1624,7 @@ def test_wind_mage_plus_one_amber_after_treating_troublesome_guest():
     assert t.s.amber[1] == 2  # regular guest: no Wind Mage amber
 
 
-def test_assumption_manager_at_action_start_governs_after_effects():
+def test_reading_after_cleaning_effect_is_the_replaced_managers():
     t = Table(manager="water_mage")
     t.place(0, t.regular())
     t.stack_guests(t.troublesome(CERBERUS)).stack_manager("gardener").dirty(1, 2, 3).ready()
@@ -1564,7 +1643,7 @@ def test_assumption_troublesome_amber_for_token_and_chef_pair_not_appraiser():
     x = unneeded(o)[0]
     a = need_list(o)[0]
     t.give(0, x, x).token(0, TATZELWURM).ready()
-    t.do("treat", 0).do("head_chef", t.chef(x, a))
+    t.do("treat", 0).do("head_chef", t.chef(x, a)).pay(x, x)
     assert t.s.amber[0] == 1  # chef pair fills a requirement
     t.do("pay_token", need_list(o)[1])
     assert t.s.amber[0] == 2  # so does the Tatzelwurm token

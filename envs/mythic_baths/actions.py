@@ -25,9 +25,9 @@ def build_action_table(cs: CardSet) -> ActionTable:
     chef = [f"{s} pair as {t}" for s in cs.ingredients for t in targets]
     return ActionTable(
         [
-            ("gather_supply", slots, "Take the supply card in this slot (gather; also the second Earth Mage card and the Curator/Whisperer card); the slot is refilled."),
+            ("gather_supply", slots, "Take the supply card in this slot (gather; also the second Earth Mage card, after a gather or the Cerberus token, and the Curator/Whisperer card); the slot is refilled."),
             ("gather_deck", [""], "Gather: draw the top deck card, then discard the supply and deal 5 fresh cards."),
-            ("gardener", slots, "Gardener manager: discard and refill this supply slot, then gather."),
+            ("gardener", slots, "Gardener manager: discard and refill this supply slot, then take ingredients (gather, or the Cerberus token's take)."),
             ("nourish", baths, "Main action: place or move your nourish token onto this bath's regular guest."),
             ("treat", baths, "Main action: start treating this bath's guest (payment decisions follow)."),
             ("clean", [""], "Main action: clean all dirty baths (1 amber each) and welcome new guests."),
@@ -43,7 +43,7 @@ def build_action_table(cs: CardSet) -> ActionTable:
             ("pay_token", targets, "Treatment: Tatzelwurm favour token as this ingredient (or the extra one); your bonus action."),
             ("pay_amber", targets, "Treatment, Amber Appraiser: spend 1 amber as this ingredient (or the extra one)."),
             ("fire_mage", targets, "Treatment, Fire Mage, your nourished guest: ignore one required ingredient of this type."),
-            ("head_chef", chef, "Treatment, Head Chef: two matching ingredients (a double card or two single cards) as one of the target."),
+            ("head_chef", chef, "Treatment, Head Chef: two matching ingredients as one of the target; then pay the pair with pay_card (a double card, or two cards showing that ingredient, your choice)."),
             ("stop_treating", [""], "Troublesome guest: stop after a partial treatment (the cards stay on the guest)."),
         ]
     )

@@ -3,7 +3,9 @@
 Seats are relative: index 0 is the observer, 1 the player on their left, and so on, so one
 network plays every seat. Sizes are those of 5 players for every player count (absent seats
 and baths are zero with their ``present`` flag off). Other players' hands appear only as
-sizes; the decks appear only as sizes; the discard pile is face up and appears in full.
+sizes; the decks appear only as sizes, except the guest deck's top card, which lies face up
+(dirty side: name, needs, banner); the discard pile, the ingredient cards lying on partly treated
+troublesome guests and the replaced managers are face up and appear in full.
 Values are scaled to roughly [0, 1] by the constants below. :func:`build_layout` declares every
 piece once; the docs' table, the feature names and the encoder's offsets all come from it.
 """
@@ -33,6 +35,7 @@ GAME_FIELDS = (
     "manager_deck_size", "main_done", "bonus_done",
 )
 MEMO_LIMIT = 4096  # entries a value memo may hold before it starts again (a memo only saves work)
+TOP_GUEST_FIELDS = ("present", "troublesome", "amber")
 PAY_FIELDS = ("extra_left", "surplus", "modified", "token_used", "amber_used", "fire_used", "chef_used", "fresh", "units")
 
 
@@ -44,6 +47,11 @@ def bath_fields(cs: CardSet) -> tuple[str, ...]:
         + tuple(f"needs_{i}" for i in cs.ingredients)
         + tuple(f"nourished_by_seat+{r}" for r in range(MAX_SEATS))
     )
+
+
+def top_fields(cs: CardSet) -> tuple[str, ...]:
+    """Names of the top-guest piece: flags and amber, the creature, the needs."""
+    return TOP_GUEST_FIELDS + tuple(f"creature_{c}" for c in CREATURES) + tuple(f"needs_{i}" for i in cs.ingredients)
 
 
 def build_layout(rules: MythicBathsRules) -> ObservationLayout:
@@ -66,6 +74,10 @@ def build_layout(rules: MythicBathsRules) -> ObservationLayout:
             ("pay_bath", (MAX_BATHS,), "One-hot bath being treated (payment phase).", [baths]),
             ("pay_need", (cs.num_types,), "Ingredients still to provide in the treatment in progress (/3).", [ing]),
             ("pay", (len(PAY_FIELDS),), "Treatment in progress: extra left, surplus given, non-exact effect used, Tatzelwurm token used, amber used, Fire Mage used, Head Chef used, fresh (no earlier partial), units filled/6.", [PAY_FIELDS]),
+            ("pay_chef_pair", (cs.num_types,), "Head Chef pair declared and not yet paid: units of its ingredient still to pay (/2), at that ingredient.", [ing]),
+            ("guest_deck_top", (len(top_fields(cs)),), "The guest deck's top card, face up (dirty side): present, troublesome, amber/10; one-hot creature (the ability for a troublesome guest); ingredients it needs per type (/3).", [top_fields(cs)]),
+            ("bath_cards", (MAX_BATHS, cs.num_kinds), "Per bath: ingredient cards of each kind lying face up on its partly treated troublesome guest (/3).", [baths, kinds]),
+            ("managers_gone", (len(cs.managers),), "Replaced managers, face up under the active one (by effect, in card-set order).", [list(cs.managers)]),
         ]
     )
 
@@ -119,6 +131,7 @@ class MythicBathsObserver:
             at["phase"], at["game"], at["hand"], at["supply"], at["discard_pile"], at["manager"])
         self.i_seat, self.i_bath, self.i_pay_bath, self.i_pay_need, self.i_pay = at["seat"], at["bath"], at["pay_bath"], at["pay_need"], at["pay"]
         self.i_supply_end = self.i_supply + SUPPLY_SIZE
+        self.i_chef, self.i_top, self.i_bath_cards, self.i_gone = at["pay_chef_pair"], at["guest_deck_top"], at["bath_cards"], at["managers_gone"]
         assert len(GAME_FIELDS) == L.by_name["game"].size and len(PAY_FIELDS) == L.by_name["pay"].size
         # Packed one-hot rows, built from the layout: a view of a zero vector with one entry set.
 
@@ -156,6 +169,19 @@ class MythicBathsObserver:
             row[f(f"creature_{CREATURES[g.creature]}")] = 1.0
             row[self.f_needs : self.f_needs + T] = np.asarray(g.needs, dtype=np.float32) / 3.0
         self.bath_rows = [row.tolist() for row in table]
+        # The top guest's piece, one packed row per guest.
+        tf = top_fields(cs)
+        top = np.zeros((G, len(tf)), dtype=np.float32)
+        for g in rules.guests:
+            row = top[g.gid]
+            row[tf.index("present")] = 1.0
+            row[tf.index("troublesome")] = float(g.troublesome)
+            row[tf.index("amber")] = g.amber / 10.0
+            row[tf.index(f"creature_{CREATURES[g.creature]}")] = 1.0
+            n0 = tf.index(f"needs_{cs.ingredients[0]}")
+            row[n0 : n0 + T] = np.asarray(g.needs, dtype=np.float32) / 3.0
+        self.top_rows = [row.tobytes() for row in top]
+        self.K = K
         self.trouble_of = [g.troublesome for g in rules.guests]
         self.needs_of = [g.needs for g in rules.guests]
         self.amber_of = [g.amber for g in rules.guests]
@@ -247,6 +273,15 @@ class MythicBathsObserver:
         parts[self.i_bath] = c[4]
         if s.pay_bath >= 0:
             self._pay_parts(parts, s)
+        if s.guest_deck:
+            parts[self.i_top] = self.top_rows[s.guest_deck[-1]]
+        if any(s.bath_cards):
+            parts[self.i_bath_cards] = self._bath_cards(s.bath_cards)
+        if s.manager_pile:
+            v = [0.0] * len(self.rules.cs.managers)
+            for m in s.manager_pile:
+                v[m] = 1.0
+            parts[self.i_gone] = struct.pack(f"<{len(v)}f", *v)
         return np.frombuffer(bytearray().join(parts), np.float32)
 
     # ------------------------------------------------------------------ pieces
@@ -283,6 +318,14 @@ class MythicBathsObserver:
             row = self._token_memo[key] = struct.pack(f"<{len(v)}f", *v)
         return row
 
+    def _bath_cards(self, bath_cards: list[list[int]]) -> bytes:
+        """The ``bath_cards`` piece, packed: counts per kind on each bath's guest (/3); absent baths zero."""
+        counts = [0] * (MAX_BATHS * self.K)
+        for b, pile in enumerate(bath_cards):
+            for k in pile:
+                counts[b * self.K + k] += 1
+        return struct.pack(f"<{len(counts)}f", *[c / 3.0 for c in counts])
+
     def _pay_parts(self, parts: list[bytes], s: State) -> None:
         """The treatment in progress (the blank zeros stay outside the payment phase)."""
         parts[self.i_pay_bath] = self.pay_bath_rows[s.pay_bath]
@@ -291,6 +334,10 @@ class MythicBathsObserver:
             float(s.pay_extra), float(s.pay_surplus > 0), float(s.pay_modified), float(s.pay_token), float(s.pay_amber),
             float(s.pay_fire), float(s.pay_chef), float(s.pay_fresh), s.pay_units / 6.0,
         )
+        if s.pay_chef_left:
+            v = [0.0] * self.rules.T
+            v[s.pay_chef_src] = s.pay_chef_left / 2.0
+            parts[self.i_chef] = struct.pack(f"<{len(v)}f", *v)
 
     def _baths(self, s: State, seat: int) -> tuple:
         """Rebuild ``seat``'s bath cache entry: copies of every value the bath rows are read from (the

@@ -27,6 +27,13 @@ def _needs_text(rules: MythicBathsRules, needs: list[int] | tuple[int, ...]) -> 
     return " ".join(parts) or "-"
 
 
+def _guest_text(rules: MythicBathsRules, x: int) -> str:
+    """A guest card as the table shows it: name, creature (or troublesome ability), needs, amber."""
+    g, cs = rules.guests[x], rules.cs
+    kind = f"TROUBLESOME {cs.creatures[g.ability]}" if g.troublesome else cs.creatures[g.creature]
+    return f"{g.name} ({kind}), needs {_needs_text(rules, g.needs)}, {g.amber} amber"
+
+
 def render_text(rules: MythicBathsRules, s: State, seat: int) -> str:
     """Baths with guests, needs and tokens; manager; supply; scores; and ``seat``'s own hand."""
     cs, n = rules.cs, rules.n
@@ -36,6 +43,10 @@ def render_text(rules: MythicBathsRules, s: State, seat: int) -> str:
         status += f", last round ({s.turns_left} turns left)"
     out.append(f"Mythic Baths, {n} players: {status}")
     out.append(f"Manager: {cs.manager_names[s.manager]}   deck {len(s.deck)}  discard {len(s.discard)}  guests left {len(s.guest_deck)}")
+    if s.guest_deck:  # the guest deck's top card lies face up (dirty side)
+        out.append(f"Next guest (top of the guest deck): {_guest_text(rules, s.guest_deck[-1])}")
+    if s.manager_pile:
+        out.append("Replaced managers: " + ", ".join(cs.manager_names[m] for m in s.manager_pile))
     rows = []
     for b in range(rules.num_baths):
         x = s.bath_guest[b]
@@ -56,7 +67,7 @@ def render_text(rules: MythicBathsRules, s: State, seat: int) -> str:
         if g.troublesome and g.ability == CERBERUS:
             notes.append("only its ingredient types")
         if s.bath_cards[b]:
-            notes.append(f"{len(s.bath_cards[b])} cards placed")
+            notes.append("cards placed: " + " ".join(cs.kind_label(k) for k in sorted(s.bath_cards[b])))
         rows.append([b, "clean", f"{g.name} ({kind})", g.amber, _needs_text(rules, remaining),
                      f"player_{owner}" if owner >= 0 else "", ", ".join(notes)])
     out.append(section("Baths", table(rows, ["bath", "tile", "guest", "amber", "needs", "nourished", "notes"])))

@@ -60,6 +60,7 @@ class State:
     guest_deck: list[int]
     manager: int
     manager_deck: list[int]
+    manager_pile: list[int] = field(default_factory=list)  # replaced managers, face up under the active one (top = end)
     current: int = 0
     phase: int = P_TURN
     main_done: int = 0
@@ -68,7 +69,7 @@ class State:
     pay_bath: int = -1
     pay_need: list[int] = field(default_factory=list)
     pay_extra: int = 0  # Tatzelwurm extra units still to provide
-    pay_extra0: int = 0  # extra units at the start of the action (any > 0 forbids the tip)
+    pay_extra0: int = 0  # Tatzelwurm extra units required at the start of the action
     pay_cards: list[int] = field(default_factory=list)
     pay_surplus: int = 0  # ingredients provided beyond the requirement
     pay_modified: int = 0  # an effect that "does not count as an exact treatment" was used
@@ -76,6 +77,8 @@ class State:
     pay_amber: int = 0
     pay_fire: int = 0
     pay_chef: int = 0
+    pay_chef_src: int = -1  # Head Chef pair being paid: its ingredient type (-1: none)
+    pay_chef_left: int = 0  # units of that type the player still has to pay for the pair
     pay_units: int = 0  # requirement units filled in this action
     pay_fresh: int = 1  # the guest had no earlier partial treatment
     take_mgr: int = -1  # manager whose optional take is pending (phase P_TAKE)
@@ -293,15 +296,10 @@ class MythicBathsRules(RulesBase):
         return units
 
     def _chef_sources(self, hand: list[int], allowed: list[bool] | None) -> list[int]:
-        """Ingredient types the Head Chef can pair: a double card or two single cards of that type."""
-        out = []
-        for t in range(self.T):
-            kd, ks = self.kind_of_double[t], self.kind_of_single[t]
-            if allowed is not None and not allowed[ks]:
-                continue
-            if hand[kd] > 0 or hand[ks] >= 2:
-                out.append(t)
-        return out
+        """Ingredient types the Head Chef can pair: two matching ingredients on any cards of the hand
+        (a double card, two single cards, or mixed cards showing that ingredient)."""
+        units = self._units(hand, allowed)
+        return [t for t in range(self.T) if units[t] >= 2]
 
     def _can_finish(self, need: list[int], extra: int, units: list[int], flex: int, chef: list[int] | None) -> bool:
         """Can the remaining requirement be met with these units, flexible sources and an optional chef pair?"""
@@ -410,8 +408,6 @@ class MythicBathsRules(RulesBase):
                 acts += [self.A_GS + i for i in supply_slots]
                 if s.deck or s.discard:
                     acts.append(self.A_GD)
-                if m == "gardener":
-                    acts += [self.A_GARD + i for i in supply_slots]
                 acts += [self.A_NOUR + b for b in nourishable]
                 hand_units = self._units(s.hands[p], None)
                 flex = self._treat_flex(s, p)
@@ -420,6 +416,10 @@ class MythicBathsRules(RulesBase):
                     acts.append(self.A_CLEAN)
                 if not acts:
                     acts.append(self.A_PASS)
+            cerberus = not s.bonus_done and s.tokens[p][CERBERUS] == TOKEN_ACTIVE
+            if self.cs.managers[s.manager] == "gardener" and (not s.main_done or cerberus):
+                # Gardener: "Before taking ingredients", the gather's take or the Cerberus token's.
+                acts += [self.A_GARD + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
             if not s.bonus_done:
                 tok = s.tokens[p]
                 if tok[CERBERUS] == TOKEN_ACTIVE:
@@ -433,10 +433,13 @@ class MythicBathsRules(RulesBase):
             if s.main_done:
                 acts.append(self.A_END)
             return acts
-        if ph == P_GATHER:
-            acts += [self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
-            if s.deck or s.discard:
-                acts.append(self.A_GD)
+        if ph == P_GATHER:  # after the Gardener's discard: the take it came before
+            if not s.main_done:
+                acts += [self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
+                if s.deck or s.discard:
+                    acts.append(self.A_GD)
+            if not s.bonus_done and s.tokens[p][CERBERUS] == TOKEN_ACTIVE:
+                acts += [self.A_TCER + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0]
             return acts
         if ph == P_EARTH:
             acts += [self.A_GS + i for i in range(SUPPLY_SIZE) if s.supply[i] >= 0 and self.single_kind[s.supply[i]]]
@@ -467,6 +470,26 @@ class MythicBathsRules(RulesBase):
         fire_ok = m == "fire_mage" and not s.pay_fire and regular and s.nourish[p] == b
         chef_on = m == "head_chef" and not s.pay_chef
         acts: list[int] = []
+        ku = self.kind_units
+        if s.pay_chef_left:  # a declared Head Chef pair: the player picks the cards showing its ingredient
+            src, left = s.pay_chef_src, s.pay_chef_left
+            units = self._units(hand, allowed) if regular else None
+            flex = int(tok_ok) + int(amb_ok) + int(fire_ok)
+            for k in range(self.K):
+                if not hand[k] or not ku[k][src] or (allowed is not None and not allowed[k]):
+                    continue
+                if regular:  # the rest of the treatment must stay completable
+                    u = ku[k]
+                    take = min(left, u[src])
+                    rest = list(u)
+                    rest[src] -= take
+                    need2, extra2, _ = self._apply_units(need, extra, rest)
+                    units2 = [a - c for a, c in zip(units, u)]
+                    units2[src] -= left - take
+                    if units2[src] < 0 or not self._can_finish(need2, extra2, units2, flex, None):
+                        continue
+                acts.append(self.A_PAY + k)
+            return acts
         check = False  # whether each candidate needs a feasibility check
         if regular:
             units = self._units(hand, allowed)
@@ -475,7 +498,6 @@ class MythicBathsRules(RulesBase):
             # With no substitutes and no extra slot, the treatment was feasible (need <= units per type)
             # and a contributing card keeps it so: need - min(u, need) <= units - u. Skip the checks.
             check = bool(flex or chef_on or extra)
-        ku = self.kind_units
         for k in range(self.K):
             if not hand[k] or (allowed is not None and not allowed[k]):
                 continue
@@ -574,8 +596,8 @@ class MythicBathsRules(RulesBase):
         self._finish_action(s)
 
     def act_gardener(self, s: State, i: int) -> None:
-        """Gardener: discard and refill supply slot ``i``, then gather."""
-        s.main_done = 1
+        """Gardener: discard and refill supply slot ``i``, then take ingredients (gather, or the
+        Cerberus token's take)."""
         s.discard.append(s.supply[i])
         s.supply[i] = self._draw(s)
         s.phase = P_GATHER
@@ -605,7 +627,12 @@ class MythicBathsRules(RulesBase):
         """Cerberus token: take supply slot ``i``'s card, refill."""
         p = s.current
         self._use_token(s, p, CERBERUS)
-        self._take_supply(s, p, i)
+        kind = self._take_supply(s, p, i)
+        if self.cs.managers[s.manager] == "earth_mage" and self.single_kind[kind] and any(
+            k >= 0 and self.single_kind[k] for k in s.supply
+        ):
+            s.phase = P_EARTH  # Earth Mage: "when taking ingredients from the supply", the token's take too
+            return
         self._finish_action(s)
 
     def act_token_jackalope(self, s: State, _: int) -> None:
@@ -667,21 +694,15 @@ class MythicBathsRules(RulesBase):
         self._pay_flex(s, s.current, t, rewarded=False)
 
     def act_head_chef(self, s: State, arg: int) -> None:
-        """Treatment, Head Chef: two matching ingredients of type ``arg // (T + 1)`` as one of target ``arg % (T + 1)``."""
+        """Treatment, Head Chef: two matching ingredients of type ``arg // (T + 1)`` as one of target
+        ``arg % (T + 1)``. The target is filled now; the player then pays the pair with ``pay_card``
+        decisions, choosing the cards (a double card, two single cards, mixed cards showing it)."""
         p = s.current
         src, t = divmod(arg, self.T + 1)
         s.pay_chef = 1
         s.pay_modified = 1
-        hand = s.hands[p]
-        kd = self.kind_of_double[src]
-        if hand[kd] > 0:  # a double card shows two matching ingredients; it is preferred over two singles
-            hand[kd] -= 1
-            s.pay_cards.append(kd)
-        else:
-            ks = self.kind_of_single[src]
-            hand[ks] -= 2
-            s.pay_cards.extend((ks, ks))
-        self._pay_flex(s, p, t, rewarded=True)
+        s.pay_chef_src, s.pay_chef_left = src, 2
+        self._pay_flex(s, p, t, rewarded=True)  # completion waits until the pair is paid (_after_fill)
 
     def act_stop_treating(self, s: State, _: int) -> None:
         """Troublesome guest: stop after a partial treatment."""
@@ -729,6 +750,7 @@ class MythicBathsRules(RulesBase):
         s.pay_extra0 = extra_needed
         s.pay_cards = []
         s.pay_surplus = s.pay_modified = s.pay_token = s.pay_amber = s.pay_fire = s.pay_chef = s.pay_units = 0
+        s.pay_chef_src, s.pay_chef_left = -1, 0
         s.phase = P_PAY
         if s.pay_extra == 0 and not any(s.pay_need):
             # Only possible when the Tatzelwurm whose extra ingredient was outstanding has left:
@@ -738,7 +760,16 @@ class MythicBathsRules(RulesBase):
     def _pay_card(self, s: State, p: int, k: int) -> None:
         s.hands[p][k] -= 1
         s.pay_cards.append(k)
-        s.pay_need, s.pay_extra, (filled, surplus) = self._apply_units(s.pay_need, s.pay_extra, self.kind_units[k])
+        units = self.kind_units[k]
+        if s.pay_chef_left:  # a Head Chef pair being paid: this card's matching ingredients go to it first
+            src = s.pay_chef_src
+            take = min(s.pay_chef_left, units[src])
+            s.pay_chef_left -= take
+            if not s.pay_chef_left:
+                s.pay_chef_src = -1
+            units = list(units)
+            units[src] -= take
+        s.pay_need, s.pay_extra, (filled, surplus) = self._apply_units(s.pay_need, s.pay_extra, units)
         s.pay_surplus += surplus
         self._after_fill(s, p, filled, rewarded=True)
 
@@ -754,7 +785,7 @@ class MythicBathsRules(RulesBase):
         g = self.guests[s.bath_guest[s.pay_bath]]
         if g.troublesome and rewarded:
             s.amber[p] += filled  # troublesome guests: 1 amber per matched ingredient
-        if s.pay_extra == 0 and not any(s.pay_need):
+        if s.pay_extra == 0 and not any(s.pay_need) and not s.pay_chef_left:
             if g.troublesome:
                 self._end_troublesome_treatment(s, p, completed=True)
             else:
@@ -787,9 +818,10 @@ class MythicBathsRules(RulesBase):
         x = s.bath_guest[b]
         g = self.guests[x]
         m = self.cs.managers[s.manager]
-        # 1. Tip for an exact treatment: one action, one player, no more and no fewer ingredients,
-        #    no effect changing the count; Jackalope in a bath stops tips for regular guests.
-        exact = s.pay_fresh and not s.pay_surplus and not s.pay_modified and s.pay_extra0 == 0
+        # 1. Tip for an exact treatment: one action, one player, no more and no fewer ingredients than
+        #    the guest requires (a Tatzelwurm's extra ingredient is part of that requirement), no effect
+        #    that "does not count as an exact treatment"; Jackalope in a bath stops tips for regular guests.
+        exact = s.pay_fresh and not s.pay_surplus and not s.pay_modified
         if exact and not (not g.troublesome and self.troublesome_in_play(s, JACKALOPE)):
             s.amber[p] += TIP
         # 2. Favour token for the nourisher (one per creature type).
@@ -836,8 +868,10 @@ class MythicBathsRules(RulesBase):
                 x = s.guest_deck.pop()
                 s.bath_guest[b] = x
                 arrived_troublesome |= self.guests[x].troublesome
-        if arrived_troublesome:
-            s.manager_deck.insert(0, s.manager)  # the replaced manager goes under the deck
+        if arrived_troublesome and s.manager_deck:
+            # "reveal 1 new manager from the deck, and place it on top of the previous manager":
+            # the previous one leaves play under it; an empty deck leaves the active manager in place.
+            s.manager_pile.append(s.manager)
             s.manager = s.manager_deck.pop()
         if m == "bathing_curator" and any(k >= 0 for k in s.supply):
             s.phase = P_TAKE
@@ -894,6 +928,7 @@ class MythicBathsRules(RulesBase):
             ("main_done", 0, 1), ("bonus_done", 0, 1), ("pay_bath", -1, nb - 1), ("pay_extra", 0, 2),
             ("pay_extra0", 0, 2), ("pay_surplus", 0, 100), ("pay_modified", 0, 1), ("pay_token", 0, 1),
             ("pay_amber", 0, 1), ("pay_fire", 0, 1), ("pay_chef", 0, 1), ("pay_units", 0, 100), ("pay_fresh", 0, 1),
+            ("pay_chef_src", -1, T - 1), ("pay_chef_left", 0, 2),
             ("take_mgr", -1, len(self.cs.managers) - 1), ("final_trigger", -1, n - 1), ("turns_left", 0, n),
             ("turn", 0, 10**7), ("over", 0, 1),
         ):
@@ -913,7 +948,8 @@ class MythicBathsRules(RulesBase):
         # Each guest in exactly one place.
         seen = list(s.guest_deck) + [x for x in s.bath_guest if x >= 0] + [x for c in s.collected for x in c]
         req(sorted(seen) == list(range(len(self.guests))), "guests are not conserved (each guest must be in exactly one place)")
-        req(sorted(s.manager_deck + [s.manager]) == list(range(len(self.cs.managers))), "managers are not conserved")
+        ints(s.manager_pile, None, 0, len(self.cs.managers) - 1, "manager_pile")
+        req(sorted(s.manager_deck + s.manager_pile + [s.manager]) == list(range(len(self.cs.managers))), "managers are not conserved")
         for c in range(5):
             held = sum(1 for p in range(n) if s.tokens[p][c] != TOKEN_NONE)
             req(held + s.token_supply[c] == self.cs.tokens_per_creature, f"favour tokens of creature {c} are not conserved")
@@ -935,16 +971,18 @@ class MythicBathsRules(RulesBase):
         req(len([b for b in s.nourish if b >= 0]) == len({b for b in s.nourish if b >= 0}), "two nourish tokens on one guest")
         if s.phase == P_PAY:
             req(s.pay_bath >= 0 and s.bath_guest[s.pay_bath] >= 0, "payment phase without a guest being treated")
+            req((s.pay_chef_src >= 0) == (s.pay_chef_left > 0), "a Head Chef pair in progress needs its type and units")
         else:
-            req(s.pay_bath == -1 and not s.pay_cards, "treatment fields set outside the payment phase")
+            req(s.pay_bath == -1 and not s.pay_cards and s.pay_chef_left == 0, "treatment fields set outside the payment phase")
         req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:
         """A copy consistent with what ``observer`` sees, with every hidden part redrawn.
 
-        Hidden: other players' hands (sizes are public), the ingredient deck's order, the guest
-        deck's and manager deck's order, and the future shuffles (the RNG is reseeded). Mid-turn,
+        Hidden: other players' hands (sizes are public), the ingredient deck's order, the order of
+        the guest deck below its face-up top guest (which stays), the manager deck's order, and the
+        future shuffles (the RNG is reseeded). Mid-turn,
         the observer also knows the player to move can go on (e.g. finish a treatment it began),
         so draws that leave the mover without a legal action are rejected; after 100 such draws
         the mover's hand is kept as it is.
@@ -974,7 +1012,9 @@ class MythicBathsRules(RulesBase):
                 hand[pool.pop()] += 1
             c.hands[p] = hand
         c.deck = pool
-        c.guest_deck = [c.guest_deck[i] for i in rng.permutation(len(c.guest_deck))]
+        if c.guest_deck:  # the top guest lies face up (dirty side) on the deck: only the rest is redrawn
+            rest = c.guest_deck[:-1]
+            c.guest_deck = [rest[i] for i in rng.permutation(len(rest))] + [c.guest_deck[-1]]
         c.manager_deck = [c.manager_deck[i] for i in rng.permutation(len(c.manager_deck))]
         c.rng = make_rng(int(rng.integers(2**63)))
         return c

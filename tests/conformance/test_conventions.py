@@ -100,8 +100,11 @@ def test_state_before_reset_raises():
 
 def _reverse_piles(game: dict, piles: list[str]) -> dict:
     for key in piles:
+        key, _, part = key.partition("/")
         v = game[key]
-        if v and isinstance(v[0], list):
+        if part == "below_top":  # a pile whose top card lies face up (the end of the list): only the rest is secret
+            game[key] = list(reversed(v[:-1])) + v[-1:]
+        elif v and isinstance(v[0], list):
             game[key] = [list(reversed(x)) for x in v]
         else:
             game[key] = list(reversed(v))
@@ -110,7 +113,7 @@ def _reverse_piles(game: dict, piles: list[str]) -> dict:
 
 # Piles whose order no agent sees (contents may be known): reversing them changes what is drawn next.
 SECRET_ORDER = {
-    "mythic_baths": ["deck", "guest_deck", "manager_deck"],
+    "mythic_baths": ["deck", "guest_deck/below_top", "manager_deck"],
     "mythsgate": ["inv_deck", "loc_deck"],
 }
 

@@ -103,4 +103,22 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
         }
         for name, value in pay.items():
             put("pay", name, value=float(value))
+        if s.pay_chef_left:
+            put("pay_chef_pair", s.pay_chef_src, value=s.pay_chef_left / 2)
+
+    # Public cards: the guest deck's face-up top guest, the cards on partly treated troublesome
+    # guests, the replaced managers.
+    if s.guest_deck:
+        g = R.guests[s.guest_deck[-1]]
+        put("guest_deck_top", "present", value=1.0)
+        put("guest_deck_top", "troublesome", value=float(g.troublesome))
+        put("guest_deck_top", "amber", value=g.amber / 10)
+        put("guest_deck_top", f"creature_{cs.creatures[g.creature]}", value=1.0)
+        for t, name in enumerate(cs.ingredients):
+            put("guest_deck_top", f"needs_{name}", value=g.needs[t] / 3)
+    for b in range(nb):
+        for k in set(s.bath_cards[b]):
+            put("bath_cards", b, k, value=s.bath_cards[b].count(k) / 3)
+    for m in s.manager_pile:
+        put("managers_gone", m, value=1.0)
     return out
