@@ -116,7 +116,7 @@ UTILITY_BOUNDS: dict[str, Callable[[Any, int, int], tuple[float, float]]] = {
 
 
 def game_name(spec: GameSpec, versioned: bool = False) -> str:
-    """The OpenSpiel short name of a game: ``mythzoo_mythic_baths`` (or ``mythzoo_mythic_baths_v0``)."""
+    """The OpenSpiel short name of a game: ``mythzoo_mythic_baths`` (or ``mythzoo_mythic_baths_v1``)."""
     return f"mythzoo_{spec.env_name if versioned else spec.name}"
 
 

@@ -35,7 +35,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = _configs()
 
 
 def config_key(name: str, kwargs: dict[str, Any]) -> str:
-    """A stable label such as ``mythic_baths_v0 num_players=3``."""
+    """A stable label such as ``mythic_baths_v1 num_players=3``."""
     return " ".join([name] + [f"{k}={v}" for k, v in sorted(kwargs.items())])
 
 

@@ -1,5 +1,5 @@
-"""Mythic Baths, version 0: ``env()`` (standard wrapper behaviour) and ``raw_env`` (raises on illegal actions)."""
+"""Retired: ``mythic_baths_v1`` replaced version 0 (rules, observations or rewards changed); importing this raises."""
 
-from mythzoo.envs.mythic_baths.env import env, raw_env
+from mythzoo.envs.core.errors import RetiredEnvError
 
-__all__ = ["env", "raw_env"]
+raise ImportError(str(RetiredEnvError("mythic_baths_v0", "mythic_baths_v1")))

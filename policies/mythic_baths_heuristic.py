@@ -25,7 +25,7 @@ P_TURN, P_GATHER, P_EARTH, P_DISCARD, P_PAY, P_TAKE = range(6)
 
 
 class MythicBathsHeuristic(BasePolicy):
-    """Greedy treat/nourish/gather/clean player for ``mythic_baths_v0``."""
+    """Greedy treat/nourish/gather/clean player for ``mythic_baths_v1``."""
 
     name = "heuristic"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "mythic_baths_2p_seed7.txt"
 NUM_PLAYERS = 2
@@ -30,7 +30,7 @@ RENDER_EVERY = 40
 
 def generate() -> str:
     """The golden playthrough as text (deterministic)."""
-    env = mythic_baths_v0.raw_env(num_players=NUM_PLAYERS, render_mode="ansi")
+    env = mythic_baths_v1.raw_env(num_players=NUM_PLAYERS, render_mode="ansi")
     env.reset(seed=SEED)
     rng = np.random.default_rng(POLICY_SEED)
     out = [

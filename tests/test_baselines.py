@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mythzoo import envs
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies.base import EnvSpec, RandomPolicy
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.evaluation import wilson_interval
@@ -25,7 +25,7 @@ def _play(env, policies: dict[str, object]) -> list[int]:
 
 
 def test_heuristic_beats_random_in_two_player_games_with_seats_alternated() -> None:
-    env = mythic_baths_v0.env(num_players=2)
+    env = mythic_baths_v1.env(num_players=2)
     heuristic, rnd = make_baseline("heuristic", env, seed=0), make_baseline("random", env, seed=1)
     games, wins = 40, 0.0
     for g in range(games):
@@ -40,7 +40,7 @@ def test_heuristic_beats_random_in_two_player_games_with_seats_alternated() -> N
 
 @pytest.mark.parametrize("num_players", [3, 5])
 def test_heuristic_plays_legal_complete_games_at_every_player_count(num_players: int) -> None:
-    env = mythic_baths_v0.env(num_players=num_players)
+    env = mythic_baths_v1.env(num_players=num_players)
     policies = {a: make_baseline("heuristic", env, seed=i) for i, a in enumerate(env.possible_agents)}
     env.reset(seed=3)
     _play(env, policies)
@@ -61,7 +61,7 @@ def test_random_policy_is_uniform_over_legal_actions() -> None:
 
 
 def test_policies_refuse_an_all_zero_mask() -> None:
-    env = mythic_baths_v0.env(num_players=2)
+    env = mythic_baths_v1.env(num_players=2)
     obs = np.zeros(env.observation_space("player_0")["observation"].shape, np.float32)
     mask = np.zeros(env.action_space("player_0").n, np.int8)
     for name in ("random", "heuristic"):
@@ -70,10 +70,10 @@ def test_policies_refuse_an_all_zero_mask() -> None:
 
 
 def test_unknown_baseline_is_a_clear_error() -> None:
-    env = mythic_baths_v0.env(num_players=2)
+    env = mythic_baths_v1.env(num_players=2)
     with pytest.raises(KeyError, match="unknown baseline"):
         make_baseline("genius", env)
-    assert EnvSpec.from_env(env).env_name == "mythic_baths_v0"
+    assert EnvSpec.from_env(env).env_name == "mythic_baths_v1"
 
 
 @pytest.mark.parametrize("game", [spec.env_name for spec in envs.GAMES])

@@ -27,7 +27,7 @@ from mythzoo.evaluation import (
     wilson_interval,
 )
 
-ENV = "mythic_baths_v0"
+ENV = "mythic_baths_v1"
 Z95 = 1.959963984540054  # the normal 97.5% quantile, as statsmodels uses
 
 

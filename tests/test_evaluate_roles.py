@@ -27,7 +27,7 @@ from mythzoo.evaluation import (
 from mythzoo.envs import spec
 
 GATE = "mythsgate_v0"
-INN = "mythwind_innkeeper_v0"
+INN = "mythwind_innkeeper_v1"
 
 
 def _no_seconds(d: dict) -> dict:

@@ -66,9 +66,9 @@ def test_outcome_refuses_a_side_per_seat_mismatch() -> None:
 
 
 def test_records_and_self_play_read_the_same_definition() -> None:
-    rec = GameRecord("mythic_baths_v0", {}, 3, 0, ["a", "b", "c"], [0, 0, 0], final_rewards=[0.0, 0.0, 0.0], finished=True)
+    rec = GameRecord("mythic_baths_v1", {}, 3, 0, ["a", "b", "c"], [0, 0, 0], final_rewards=[0.0, 0.0, 0.0], finished=True)
     assert rec.win_shares() == pytest.approx([1 / 3] * 3) and rec.outcome().draw
-    unfinished = GameRecord("mythic_baths_v0", {}, 2, 0, ["a", "b"], [0, 0])
+    unfinished = GameRecord("mythic_baths_v1", {}, 2, 0, ["a", "b"], [0, 0])
     assert unfinished.win_shares() == [0.0, 0.0] and unfinished.ranks() == [1, 1]
     assert [score_from_return(r) for r in (2.5, 0.0, -0.1)] == [1.0, 0.5, 0.0]
 
@@ -108,10 +108,10 @@ def reference_game(env_name: str, kw: dict, refs: list[str], seed: int) -> GameR
 
 
 @pytest.mark.parametrize("env_name,kw,refs", [
-    ("mythic_baths_v0", {"num_players": 3}, ["heuristic", "random", "random"]),
-    ("mythic_baths_v0", {"num_players": 2, "reward_mode": "dense"}, ["random", "heuristic"]),
+    ("mythic_baths_v1", {"num_players": 3}, ["heuristic", "random", "random"]),
+    ("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense"}, ["random", "heuristic"]),
     ("mythsgate_v0", {"num_heroes": 2}, ["heuristic", "random", "heuristic"]),
-    ("mythwind_innkeeper_v0", {}, ["heuristic"]),
+    ("mythwind_innkeeper_v1", {}, ["heuristic"]),
 ])
 def test_the_runner_plays_the_same_game_as_the_per_game_loop(env_name: str, kw: dict, refs: list[str]) -> None:
     for seed in (3, 11):
@@ -165,7 +165,7 @@ def test_a_stopped_game_keeps_its_moves_unfinished() -> None:
 
     env = make("mythic_baths", num_players=2)
     seen: list[tuple[int, str, int, int]] = []
-    rec = play_one(env, [Quits(), RandomPolicy(1)], GameRecord("mythic_baths_v0", {}, 2, 5, ["q", "random"], [0, 1]),
+    rec = play_one(env, [Quits(), RandomPolicy(1)], GameRecord("mythic_baths_v1", {}, 2, 5, ["q", "random"], [0, 1]),
                    on_action=lambda *x: seen.append(x))
     assert not rec.finished and rec.final_rewards is None and rec.decisions == len(seen) >= 3
     assert [a for *_, a in seen] == rec.actions and rec.agents == ["player_0", "player_1"]

@@ -20,7 +20,7 @@ from mythzoo.training.train_cli import TRAIN_MODULES
 HAS_TRAIN = not missing_modules(TRAIN_MODULES)
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAMPION = ROOT / "checkpoints" / "mythic_baths_v0-ppo-champion.tar"
+CHAMPION = ROOT / "checkpoints" / "mythic_baths_v1-ppo-champion.tar"
 
 RUN_BLOCKED = """
 import sys

@@ -14,13 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.envs.mythic_baths.cards import DEFAULT_CARD_SET, CardSetError
 from mythzoo.envs.mythic_baths.rules import P_PAY, P_TURN
 
 
 def _started(face: str = "raw_env", num_players: int = 3, steps: int = 30, seed: int = 0):
-    e = getattr(mythic_baths_v0, face)(num_players=num_players)
+    e = getattr(mythic_baths_v1, face)(num_players=num_players)
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
@@ -33,7 +33,7 @@ def _started(face: str = "raw_env", num_players: int = 3, steps: int = 30, seed:
 @pytest.mark.parametrize("face", ["env", "raw_env"])
 def test_a_bad_player_count_names_the_range(face: str, num_players) -> None:
     with pytest.raises(ValueError, match="2-5 players"):
-        getattr(mythic_baths_v0, face)(num_players=num_players)
+        getattr(mythic_baths_v1, face)(num_players=num_players)
 
 
 # ------------------------------------------------------------------------------ set_state
@@ -100,7 +100,7 @@ def _write(tmp_path: Path, data, name: str = "cards.json") -> Path:
 
 def test_a_missing_card_file_names_it(tmp_path: Path) -> None:
     with pytest.raises(CardSetError, match="cannot read card set .*nope.json"):
-        mythic_baths_v0.env(card_set=tmp_path / "nope.json")
+        mythic_baths_v1.env(card_set=tmp_path / "nope.json")
 
 
 def _broken_card_sets():
@@ -166,6 +166,6 @@ def test_broken_card_set(tmp_path: Path, mutate, match: str) -> None:
     out = mutate(data)
     p = _write(tmp_path, out if out is not None else data)
     with pytest.raises(CardSetError, match=match) as info:
-        mythic_baths_v0.raw_env(num_players=2, card_set=p)
+        mythic_baths_v1.raw_env(num_players=2, card_set=p)
     assert str(p) in str(info.value), "the message should name the file"
     assert issubclass(CardSetError, ValueError)

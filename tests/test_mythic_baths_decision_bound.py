@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mythzoo.envs import mythic_baths_v0, spec
+from mythzoo.envs import mythic_baths_v1, spec
 from mythzoo.envs.mythic_baths.cards import load_card_set
 from mythzoo.envs.mythic_baths.env import TURNS_PER_PLAYER
 from mythzoo.envs.mythic_baths.rules import MythicBathsRules
@@ -65,7 +65,7 @@ def test_env_games_cut_by_a_small_cap_stay_within_the_bound(max_turns: int) -> N
     """Through the env, where the cap is what ends these games."""
     for num_players in (2, 5):
         bound = SPEC.decision_bound({"num_players": num_players, "max_turns": max_turns})
-        e = mythic_baths_v0.env(num_players=num_players, max_turns=max_turns)
+        e = mythic_baths_v1.env(num_players=num_players, max_turns=max_turns)
         for seed in range(15):
             e.reset(seed=seed)
             rng = np.random.default_rng(seed)

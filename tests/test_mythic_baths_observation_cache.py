@@ -16,7 +16,7 @@ import pickle
 import numpy as np
 import pytest
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.envs.mythic_baths.cards import load_card_set
 from mythzoo.envs.mythic_baths.rules import DERIVED_FIELDS, STATE_FIELDS, MythicBathsRules, State
 from oracles.mythic_baths import reference_observation
@@ -38,7 +38,7 @@ def _assert_all_seats_match(e, where) -> None:
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_observation_equals_oracle_at_every_step(num_players: int) -> None:
-    e = mythic_baths_v0.raw_env(num_players=num_players)
+    e = mythic_baths_v1.raw_env(num_players=num_players)
     rng = np.random.default_rng(num_players)
     for game in range(3 if num_players <= 3 else 2):  # longer games at larger tables
         e.reset(seed=100 + game)
@@ -52,7 +52,7 @@ def test_observation_equals_oracle_at_every_step(num_players: int) -> None:
 
 def test_observations_are_fresh_writable_arrays() -> None:
     """Callers may change what they get (the harness's leak test adds to it): never a cached buffer."""
-    e = mythic_baths_v0.raw_env(num_players=3)
+    e = mythic_baths_v1.raw_env(num_players=3)
     e.reset(seed=1)
     a = e.agent_selection
     first = e.observe(a)["observation"]
@@ -144,7 +144,7 @@ def _edits():
 @pytest.mark.parametrize("num_players", [2, 5])
 def test_caches_follow_edits_made_behind_their_back(num_players: int) -> None:
     """No rule runs between these edits, so nothing could have told a cache: only its keys can."""
-    e = mythic_baths_v0.raw_env(num_players=num_players)
+    e = mythic_baths_v1.raw_env(num_players=num_players)
     e.reset(seed=4)
     rng = np.random.default_rng(4)
     for _ in range(25):
@@ -158,7 +158,7 @@ def test_caches_follow_edits_made_behind_their_back(num_players: int) -> None:
 def test_one_observer_serving_diverging_copies() -> None:
     """A deep copy of an env shares its observer and rules (static tables, value-keyed caches):
     interleaved, each copy still gets its own state's observation."""
-    e = mythic_baths_v0.raw_env(num_players=3)
+    e = mythic_baths_v1.raw_env(num_players=3)
     e.reset(seed=8)
     rng = np.random.default_rng(8)
     for _ in range(20):
@@ -175,9 +175,9 @@ def test_one_observer_serving_diverging_copies() -> None:
 
 
 def test_set_state_into_an_env_with_warm_caches() -> None:
-    src = mythic_baths_v0.raw_env(num_players=4)
+    src = mythic_baths_v1.raw_env(num_players=4)
     src.reset(seed=11)
-    dst = mythic_baths_v0.raw_env(num_players=4)
+    dst = mythic_baths_v1.raw_env(num_players=4)
     dst.reset(seed=12)
     rng = np.random.default_rng(0)
     for _ in range(60):
@@ -191,7 +191,7 @@ def test_set_state_into_an_env_with_warm_caches() -> None:
 
 
 def test_pickled_env_rebuilds_its_caches() -> None:
-    e = mythic_baths_v0.env(num_players=2)
+    e = mythic_baths_v1.env(num_players=2)
     e.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(40):
@@ -210,7 +210,7 @@ def test_state_carries_no_cache_bookkeeping() -> None:
     names = {f.name for f in dataclasses.fields(State)}
     assert names == set(STATE_FIELDS) | {"rng", "legal"}
     assert not {n for n in names if "version" in n or "cache" in n or n in ("board", "board_legal", "discard_counts")}
-    e = mythic_baths_v0.raw_env(num_players=2)
+    e = mythic_baths_v1.raw_env(num_players=2)
     e.reset(seed=0)
     assert set(e.get_state()["game"]) == set(STATE_FIELDS) | {"rng"}
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 
 
 def _env(n: int = 2, seed: int = 3):
-    e = mythic_baths_v0.raw_env(num_players=n, render_mode="ansi")
+    e = mythic_baths_v1.raw_env(num_players=n, render_mode="ansi")
     e.reset(seed=seed)
     return e
 

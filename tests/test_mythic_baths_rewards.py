@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 
 
 @pytest.mark.parametrize("mode", ["zero_sum", "score", "dense"])
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_game_totals_match_the_documented_reward_mode(mode: str, num_players: int) -> None:
-    env = mythic_baths_v0.env(num_players=num_players, reward_mode=mode)
+    env = mythic_baths_v1.env(num_players=num_players, reward_mode=mode)
     rng = np.random.default_rng(0)
     n = num_players
     enders = set()

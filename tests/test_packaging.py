@@ -150,7 +150,7 @@ def test_installed_cli_trains_with_the_packaged_presets(installed: tuple[Path, P
     assert source == site / "mythzoo" / "configs" / "mythic_baths" / "ppo.yaml"
     preset = yaml.safe_load((ROOT / "configs" / "mythic_baths" / "ppo.yaml").read_text())
     assert {k: resolved[k] for k in preset} == preset
-    defaults = TrainConfig(env="mythic_baths_v0")
+    defaults = TrainConfig(env="mythic_baths_v1")
     assert resolved["total_timesteps"] != defaults.total_timesteps and resolved["num_workers"] != defaults.num_workers
 
     source, resolved = _dry_run(python, ["mythic_baths", "--config", "mythic_baths/quick.yaml"], tmp_path)
@@ -173,7 +173,7 @@ def test_installed_cli_trains_with_the_packaged_presets(installed: tuple[Path, P
 def test_installed_console_script_runs(installed: tuple[Path, Path], tmp_path: Path) -> None:
     python, _ = installed
     done = subprocess.run([str(python.parent / "mythzoo"), "envs"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and "mythic_baths_v0" in done.stdout, done.stderr
+    assert done.returncode == 0 and "mythic_baths_v1" in done.stdout, done.stderr
 
 
 # ------------------------------------------------------------------ metadata

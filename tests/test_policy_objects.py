@@ -169,7 +169,7 @@ def test_train_takes_user_opponents(tmp_path: Path) -> None:
     from mythzoo.training.ppo import train
 
     mine = FirstLegal()
-    cfg = from_dict({"env": "mythic_baths_v0", "total_timesteps": 256, "num_envs": 4, "n_steps": 32, "batch_size": 64, "n_epochs": 1,
+    cfg = from_dict({"env": "mythic_baths_v1", "total_timesteps": 256, "num_envs": 4, "n_steps": 32, "batch_size": 64, "n_epochs": 1,
                      "net_arch": [16, 16], "snapshot_every": 10_000, "eval_every": 10_000, "eval_games": 0, "registry": "none",
                      "run_dir": str(tmp_path / "runs"), "progress": False, "opponent_mix": {"past": 1.0}, "baselines": []})
     summary = train(cfg, opponents={"mine": mine})
@@ -222,12 +222,12 @@ def factories(tmp_path: Path, monkeypatch) -> Path:
 def test_code_ref_calls_the_factory_as_documented(factories: Path) -> None:
     env = make("mythic_baths", num_players=3)
     p = load_policy("py:byo_factories:with_spec", env)
-    assert p.spec.env_name == "mythic_baths_v0" and p.spec.obs_sizes["player_0"] == 460 and p.spec.config["num_players"] == 3
+    assert p.spec.env_name == "mythic_baths_v1" and p.spec.obs_sizes["player_0"] == 460 and p.spec.config["num_players"] == 3
     assert load_policy("py:byo_factories:with_spec_and_seed", env, seed=9).seed == 9
     assert load_policy("py:byo_factories:no_args", env).spec is None
     assert load_policy("py:byo_factories:READY", env) is sys.modules["byo_factories"].READY
     cls = load_policy("py:byo_factories:Lowest", env, seed=4)  # a class is a factory too
-    assert cls.spec.env_name == "mythic_baths_v0" and cls.seed == 4
+    assert cls.spec.env_name == "mythic_baths_v1" and cls.seed == 4
 
 
 @pytest.mark.parametrize(("ref", "message"), [

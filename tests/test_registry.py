@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies import baselines
 from mythzoo.policies.base import EnvSpec, RandomPolicy
 from mythzoo.policies.neural import MLPPolicy, init_mlp_weights, mlp_weights_from_arrays, mlp_weights_from_sb3
@@ -41,7 +41,7 @@ HIDDEN = (32, 16)
 # ------------------------------------------------------------------ fixtures
 @pytest.fixture(scope="module")
 def env():
-    e = mythic_baths_v0.env(num_players=2)
+    e = mythic_baths_v1.env(num_players=2)
     e.reset(seed=0)
     return e
 
@@ -57,7 +57,7 @@ def samples() -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(0)
     obs, masks = [], []
     for players, seed in [(2, 0), (2, 1), (3, 2)]:
-        e = mythic_baths_v0.env(num_players=players)
+        e = mythic_baths_v1.env(num_players=players)
         e.reset(seed=seed)
         for agent in e.agent_iter():
             o, _, term, trunc, _ = e.last()
@@ -182,7 +182,7 @@ def test_register_alias_load_acts_exactly_like_the_original(reg, env, spec, samp
     sampler_b = MLPPolicy(w, arch, deterministic=False, seed=11)
     np.testing.assert_array_equal(sampler_a.act_batch(obs, masks), sampler_b.act_batch(obs, masks))
     spec_json = json.loads((reg.checkpoint_dir(info.id) / "spec.json").read_text())
-    assert spec_json["env"] == {"name": "mythic_baths_v0", "signature": spec.signature, "config": spec.config}
+    assert spec_json["env"] == {"name": "mythic_baths_v1", "signature": spec.signature, "config": spec.config}
     assert spec_json["weights"]["tensors"]["layers.0.weight"] == {"dtype": "float32", "shape": [32, 460]}
 
 
@@ -282,7 +282,7 @@ def test_lineage_ratings_evals_and_tags(reg, spec):
     with pytest.raises(RefError):
         add(reg, spec, seed=3, parent="ppo:99")
     r = reg.record_rating("ft", mu=27.0, sigma=2.0, games=40, num_players=3)
-    assert (r.ordinal, r.env_name) == (21.0, "mythic_baths_v0")
+    assert (r.ordinal, r.env_name) == (21.0, "mythic_baths_v1")
     reg.record_rating("ft", mu=28.0, sigma=1.5, games=80, num_players=3)  # replaces
     assert [(x.num_players, x.mu, x.games) for x in reg.ratings("ft")] == [(3, 28.0, 80)]
     reg.record_eval("ft", {"win_rate": 0.6, "vs": "random"}, name="vs_random")
@@ -327,11 +327,11 @@ def test_tampered_or_missing_spec_is_refused(reg, spec):
 def test_checkpoint_for_another_env_is_refused(reg, env, spec):
     w, arch = net(0)
     other_sig = reg.register("alien", w, arch, env_spec=dataclasses.replace(spec, signature="0" * 16), algo="ppo", steps=1)
-    other_env = reg.register("alien2", w, arch, env_spec=dataclasses.replace(spec, env_name="mythic_baths_v1"), algo="ppo", steps=1)
+    other_env = reg.register("alien2", w, arch, env_spec=dataclasses.replace(spec, env_name="mythic_baths_v9"), algo="ppo", steps=1)
     with pytest.raises(EnvMismatchError) as e:
         load_policy("alien", env, registry=reg)
     assert "0000000000000000" in str(e.value) and spec.signature in str(e.value) and "alien:1" in str(e.value)
-    with pytest.raises(EnvMismatchError, match="'mythic_baths_v1'.*'mythic_baths_v0'"):
+    with pytest.raises(EnvMismatchError, match="'mythic_baths_v9'.*'mythic_baths_v1'"):
         load_policy(other_env.id, env, registry=reg)
     assert other_sig.env_signature == "0" * 16
     small, small_arch = init_mlp_weights(10, 132, (8,), seed=0)

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from mythzoo import envs
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies.base import EnvSpec
 from mythzoo.policies.neural import init_mlp_weights
 from mythzoo.policies.refs import load_policy
@@ -34,7 +34,7 @@ BIG = 10**30
 
 @pytest.fixture(scope="module")
 def env_spec() -> EnvSpec:
-    return EnvSpec.from_env(mythic_baths_v0.env(num_players=2))
+    return EnvSpec.from_env(mythic_baths_v1.env(num_players=2))
 
 
 @pytest.fixture

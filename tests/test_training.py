@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies.base import RandomPolicy
 from mythzoo.training.config import CONFIG_ROOT, TrainConfig, from_dict, load_config
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
@@ -80,7 +80,7 @@ def test_past_selves_and_baselines_weighted_toward_those_the_learner_loses_to(ca
 def _vec(num_envs: int = 8, num_players: int = 2, seed: int = 0) -> SelfPlayVecEnv:
     pool = OpponentPool({"baselines": 1.0}, seed=seed)
     pool.add("baselines", "random", RandomPolicy(seed))
-    return SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=num_players), num_envs, pool, seed=seed)
+    return SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=num_players), num_envs, pool, seed=seed)
 
 
 @pytest.mark.parametrize("num_players", [2, 3])
@@ -124,7 +124,7 @@ def test_shaped_rewards_between_learner_moves_reach_the_learner() -> None:
     """``dense`` pays every step: the learner's rewards over a game sum to what the env paid its agent."""
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
-    vec = SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=2, reward_mode="dense"), 4, pool, seed=0)
+    vec = SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=2, reward_mode="dense"), 4, pool, seed=0)
     paid: list[dict[str, float]] = [{} for _ in vec.games]  # env-side total per agent, current game
     ended: list[dict[str, float]] = [{} for _ in vec.games]  # the same, for the game that ended last
     for i, game in enumerate(vec.games):
@@ -206,7 +206,7 @@ def test_short_training_run_registers_a_checkpoint_that_loads_and_plays(tmp_path
     assert reg.resolve("tiny@best").name == "tiny"
     assert reg.evals(latest.id), "the periodic evaluation is stored with the checkpoint"
     # The registered policy plays a whole game through the env API.
-    env = mythic_baths_v0.env(num_players=2)
+    env = mythic_baths_v1.env(num_players=2)
     policy = load_policy("tiny@latest", env, registry=reg, seed=0)
     env.reset(seed=5)
     for agent in env.agent_iter():
@@ -244,7 +244,7 @@ def test_evaluation_counts_every_reward_of_the_game() -> None:
         return int(legal[int(abs(float(obs.sum())) * 997) % legal.size])
 
     def make():
-        return mythic_baths_v0.env(num_players=2, reward_mode="dense", max_turns=60)
+        return mythic_baths_v1.env(num_players=2, reward_mode="dense", max_turns=60)
 
     games, seed = 4, 7
     res = evaluate_vs(make, ObsHash(), ObsHash(), games, seed=seed)
@@ -266,17 +266,17 @@ def test_evaluation_counts_every_reward_of_the_game() -> None:
 
 def test_solo_game_trains_plainly_and_its_checkpoint_plays(tmp_path: Path) -> None:
     """The Innkeeper: no opponents to draw, evaluations report the mean return, the checkpoint plays."""
-    from mythzoo.envs import mythwind_innkeeper_v0
+    from mythzoo.envs import mythwind_innkeeper_v1
     from mythzoo.policies.registry import Registry
     from mythzoo.policies.refs import load_policy
     from mythzoo.training.ppo import train
 
-    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v0", env_kwargs={"days_per_season": 2, "seasons": 1},
+    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v1", env_kwargs={"days_per_season": 2, "seasons": 1},
                        baselines=["random"], total_timesteps=256, n_steps=32, batch_size=64, snapshot_every=128, eval_every=256)
     summary = train(cfg)
     assert summary["roles"] is None and summary["steps"] >= 256 and summary["games_finished"] > 0
     assert "mean_reward" in summary["final_eval"] and not any(k.startswith("win_rate") for k in summary["final_eval"])
-    env = mythwind_innkeeper_v0.env(days_per_season=2, seasons=1)
+    env = mythwind_innkeeper_v1.env(days_per_season=2, seasons=1)
     policy = load_policy("tiny@latest", env, registry=Registry(tmp_path / "registry"), seed=0)
     env.reset(seed=3)
     for agent in env.agent_iter():
@@ -299,7 +299,7 @@ def test_warm_start_imitates_the_teacher_and_fits_the_critic(tmp_path: Path) -> 
             return np.array([int(np.flatnonzero(m)[-1]) for m in action_masks])
 
     def make():
-        return mythic_baths_v0.env(num_players=2, reward_mode="dense", max_turns=40)
+        return mythic_baths_v1.env(num_players=2, reward_mode="dense", max_turns=40)
 
     data = collect_demonstrations(make, LastLegal(), ["player_0"], games=12, gamma=0.99, seed=0)
     n = len(data["actions"])
@@ -335,7 +335,7 @@ def test_dagger_plays_the_actor_and_labels_with_the_teacher() -> None:
             return super().act_batch(observations, action_masks, agent)
 
     def make():
-        return mythic_baths_v0.env(num_players=2, max_turns=30)
+        return mythic_baths_v1.env(num_players=2, max_turns=30)
 
     teacher_only = collect_demonstrations(make, LastLegal(), ["player_0"], games=4, gamma=0.99, seed=0)
     spy = Spy(1)
@@ -356,7 +356,7 @@ def test_imitation_steps_pull_the_policy_toward_the_teacher() -> None:
 
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
-    vec = SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=2), 2, pool, seed=0)
+    vec = SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=2), 2, pool, seed=0)
     model = MaskablePPO("MlpPolicy", vec, n_steps=16, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [64, 64]})
     rng = np.random.default_rng(0)
     masks = rng.random((256, 132)) < 0.2
@@ -388,7 +388,7 @@ def test_training_with_dagger_and_imitation_regularizer_runs(tmp_path: Path, mon
 
     with pytest.raises(ValueError, match="bc_coef needs a pretrain_teacher"):
         from_dict({"bc_coef": 0.1})
-    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v0", env_kwargs={"days_per_season": 2, "seasons": 1},
+    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v1", env_kwargs={"days_per_season": 2, "seasons": 1},
                        baselines=["random"], total_timesteps=128, n_steps=32, batch_size=64, snapshot_every=128, eval_every=256,
                        pretrain_teacher="heuristic", pretrain_games=2, pretrain_epochs=1, pretrain_dagger_rounds=2, bc_coef=0.5)
     summary = train(cfg)

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies.base import BasePolicy, RandomPolicy
 from mythzoo.training.config import from_dict
 from mythzoo.training.parallel import WORKER_SEED_STRIDE, SubprocSelfPlayVecEnv
@@ -31,9 +31,9 @@ class FirstLegal(BasePolicy):
 
 def test_workers_play_the_same_games_as_in_process_vecenvs_with_their_seeds() -> None:
     sizes = [3, 2]  # 5 games over 2 workers: blocks of 3 and 2
-    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2}, 5, _pool(), num_workers=2, seed=4)
+    par = SubprocSelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 5, _pool(), num_workers=2, seed=4)
     try:
-        seq = [SelfPlayVecEnv(lambda: mythic_baths_v0.env(num_players=2), n, _pool(), seed=4 + WORKER_SEED_STRIDE * w) for w, n in enumerate(sizes)]
+        seq = [SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=2), n, _pool(), seed=4 + WORKER_SEED_STRIDE * w) for w, n in enumerate(sizes)]
         obs_p = par.reset()
         obs_s = np.concatenate([v.reset() for v in seq])
         np.testing.assert_array_equal(obs_p, obs_s)
@@ -59,7 +59,7 @@ def test_workers_play_the_same_games_as_in_process_vecenvs_with_their_seeds() ->
 def test_opponents_added_after_start_reach_the_workers() -> None:
     pool = OpponentPool({"baselines": 0.0, "latest": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
-    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2}, 4, pool, num_workers=2, seed=0)
+    par = SubprocSelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 4, pool, num_workers=2, seed=0)
     try:
         par.reset()
         par.pool.add("latest", "latest", FirstLegal())  # the next games draw only from `latest`
@@ -80,16 +80,16 @@ def test_opponents_added_after_start_reach_the_workers() -> None:
 
 def test_worker_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="num_workers"):
-        SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2}, 4, _pool(), num_workers=0)
+        SubprocSelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 4, _pool(), num_workers=0)
     with pytest.raises(ValueError, match="at least num_workers"):
-        SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2}, 2, _pool(), num_workers=3)
+        SubprocSelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 2, _pool(), num_workers=3)
     with pytest.raises(ValueError, match="num_workers"):
         from_dict({"num_workers": -1})
     with pytest.raises(ValueError, match="num_workers"):
         from_dict({"num_workers": 8, "num_envs": 4})
 
 
-@pytest.mark.parametrize("env, env_kwargs", [("mythic_baths_v0", {"num_players": 2}), ("mythsgate_v0", {"num_heroes": 2})])
+@pytest.mark.parametrize("env, env_kwargs", [("mythic_baths_v1", {"num_players": 2}), ("mythsgate_v0", {"num_heroes": 2})])
 def test_short_training_run_with_worker_processes(tmp_path: Path, env: str, env_kwargs: dict) -> None:
     # Two workers: the rollouts are pipelined; in Mythsgate, one learner per role takes turns.
     from mythzoo.policies.registry import Registry
@@ -116,7 +116,7 @@ def _ppo_on_workers(seed: int = 3, **env_kwargs):
 
     from mythzoo.training.ppo import ImitationRegularizedPPO
 
-    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2, "reward_mode": "dense", **env_kwargs}, 5, _pool(), num_workers=2, seed=seed)
+    par = SubprocSelfPlayVecEnv("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense", **env_kwargs}, 5, _pool(), num_workers=2, seed=seed)
     model = ImitationRegularizedPPO("MlpPolicy", par, n_steps=200, batch_size=500, n_epochs=1, seed=0, device="cpu",
                                     policy_kwargs={"net_arch": [32, 32]})
     forward = model.policy.forward
@@ -186,7 +186,7 @@ def test_pipelined_rollout_stopped_by_a_callback_leaves_the_workers_idle() -> No
 
 
 def test_a_group_cannot_be_sent_twice_or_received_idle() -> None:
-    par = SubprocSelfPlayVecEnv("mythic_baths_v0", {"num_players": 2}, 4, _pool(), num_workers=2, seed=0)
+    par = SubprocSelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 4, _pool(), num_workers=2, seed=0)
     try:
         par.reset()
         with pytest.raises(RuntimeError, match="no step in flight"):

@@ -48,7 +48,7 @@ class TrainConfig(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid", validate_assignment=True)
 
-    env: Text = Field("mythic_baths_v0", description="env name (versioned or not)")
+    env: Text = Field("mythic_baths_v1", description="env name (versioned or not)")
     env_kwargs: dict[str, Any] = Field(default_factory=lambda: {"num_players": 2}, description="passed to env()")
     eval_env_kwargs: dict[str, Any] | None = Field(None, description="env() arguments for evaluations (None: env_kwargs)")
     total_timesteps: int = Field(1_000_000, description="learner decisions to train for")

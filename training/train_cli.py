@@ -23,7 +23,7 @@ def add_train_parser(subparsers: Any) -> None:
     p.add_argument("env", help="env name, e.g. mythic_baths")
     p.add_argument("--config", help="YAML config (a path, or relative to configs/, e.g. mythic_baths/quick.yaml)")
     p.add_argument("--registry", help="registry directory (default $MYTHZOO_REGISTRY or ./registry)")
-    p.add_argument("--resume", help="registry ref to continue from (e.g. mythic_baths_v0-ppo@latest); several roles: 'invoker=REF hero=REF'")
+    p.add_argument("--resume", help="registry ref to continue from (e.g. mythic_baths_v1-ppo@latest); several roles: 'invoker=REF hero=REF'")
     p.add_argument("--backend", choices=("process", "ray"), help="who plays the games with num_workers >= 1: worker processes (default) or Ray actors")
     p.add_argument("--ray-address", help="with --backend ray: the Ray cluster to join (e.g. auto, or ray://HEAD:10001); default: a local Ray cluster for the run")
     p.add_argument("--dry-run", action="store_true", help="print the resolved config (and the file it came from) and exit")

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.evaluation.stats import mean_interval, wilson_interval
 from mythzoo.envs.mythic_baths.rules import JACKALOPE, P_EARTH, P_TAKE, TIP
 from mythzoo.policies.mythic_baths_heuristic import MythicBathsHeuristic
@@ -99,7 +99,7 @@ class RandomPolicy:
 
 def play(n: int, seed: int, make_policy: Callable[[Any, int], Any], tally: Tally) -> list[float]:
     """One game; adds its figures to ``tally``; returns each seat's share of the win."""
-    env = mythic_baths_v0.env(num_players=n)
+    env = mythic_baths_v1.env(num_players=n)
     env.reset(seed=seed)
     u = env.unwrapped
     R, cs, table = u.rules, u.rules.cs, u.action_table()

@@ -66,12 +66,12 @@ class GameSpec:
     # ------------------------------------------------------------ names
     @property
     def env_name(self) -> str:
-        """The versioned name, e.g. ``mythic_baths_v0`` (the env's ``metadata['name']``)."""
+        """The versioned name, e.g. ``mythic_baths_v1`` (the env's ``metadata['name']``)."""
         return f"{self.name}_v{self.version}"
 
     @property
     def pettingzoo_id(self) -> str:
-        """The id in PettingZoo's registry, e.g. ``mythzoo/mythic_baths-v0``."""
+        """The id in PettingZoo's registry, e.g. ``mythzoo/mythic_baths-v1``."""
         return f"mythzoo/{self.name}-v{self.version}"
 
     # ------------------------------------------------------------ sizes

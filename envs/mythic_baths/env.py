@@ -1,7 +1,7 @@
 """Mythic Baths as a PettingZoo AEC environment (documentation: ``docs/envs/mythic_baths.md``).
 
 =================  =====================================================================
-Import             ``from mythzoo.envs import mythic_baths_v0``
+Import             ``from mythzoo.envs import mythic_baths_v1``
 Agents             ``player_0`` ... ``player_{n-1}``, ``num_players`` = 2..5
 Actions            ``Discrete(132)`` (5 ingredient types); a turn is several decisions
 Observations       ``Dict(observation=Box(float32, (L,)), action_mask=Box(int8, (132,)))``,
@@ -39,7 +39,7 @@ class raw_env(MythzooAECEnv):
 
     renderer = staticmethod(render_text)  # render_text(rules, state, seat)
     image_renderer = staticmethod(render_image)  # render_image(rules, state, seat)
-    env_name = "mythic_baths_v0"
+    env_name = "mythic_baths_v1"
 
     def __init__(
         self,

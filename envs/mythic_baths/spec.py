@@ -47,9 +47,9 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
 
 SPEC = GameSpec(
     name="mythic_baths",
-    version=0,
+    version=1,
     title="Mythic Baths: 2-5 player competitive card game",
-    module="mythzoo.envs.mythic_baths_v0",
+    module="mythzoo.envs.mythic_baths_v1",
     kind="symmetric",
     roles=("player",),
     utility="zero_sum",  # every reward mode is zero-sum

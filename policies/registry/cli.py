@@ -206,7 +206,7 @@ def _populate(p: argparse.ArgumentParser) -> None:
 
     s = sub.add_parser("ls", parents=[common], help="list checkpoints", description="List checkpoints: ref, id, aliases, env, algo, steps, parent, tags.")
     s.add_argument("name", nargs="?", help="only this name")
-    s.add_argument("--env", help="only checkpoints for this env (e.g. mythic_baths_v0)")
+    s.add_argument("--env", help="only checkpoints for this env (e.g. mythic_baths_v1)")
     s.add_argument("--tag", help="only checkpoints carrying this tag")
 
     s = sub.add_parser("show", parents=[common], help="everything about one checkpoint", description="Show a checkpoint: spec, hashes, lineage, ratings, evals.")

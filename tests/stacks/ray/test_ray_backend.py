@@ -13,7 +13,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from mythzoo.envs import mythic_baths_v0
+from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies.base import BasePolicy, RandomPolicy
 from mythzoo.policies.neural import MLPPolicy, init_mlp_weights
 from mythzoo.policies.registry import Registry
@@ -24,7 +24,7 @@ from mythzoo.training.ppo import train
 from mythzoo.training.ray_backend import RaySelfPlayVecEnv, decode_policy, encode_policy
 from mythzoo.training.selfplay import OpponentPool
 
-ENV = "mythic_baths_v0"
+ENV = "mythic_baths_v1"
 KW = {"num_players": 2}
 
 
@@ -56,7 +56,7 @@ def test_ray_and_process_backends_play_the_same_games_for_a_seed() -> None:
     rvec = RaySelfPlayVecEnv(ENV, KW, 5, _pool(), num_workers=2, seed=4)
     try:
         np.testing.assert_array_equal(rvec.reset(), proc.reset())
-        weights, arch = init_mlp_weights(mythic_baths_v0.env(**KW).observation_space("player_0")["observation"].shape[0],
+        weights, arch = init_mlp_weights(mythic_baths_v1.env(**KW).observation_space("player_0")["observation"].shape[0],
                                          proc.action_space.n, hidden=[8], seed=1)
         for vec in (proc, rvec):  # a network opponent, added after the start, sampling with its own generator
             vec.pool.add("latest", "latest", MLPPolicy(weights, arch, deterministic=False, seed=5))
@@ -193,7 +193,7 @@ def test_training_goes_on_when_an_actor_dies_and_keeps_every_snapshot(tmp_path: 
     entries = registry.list()
     assert [e.steps for e in entries] == [64, 128, 192, 256, 320, 384, 384]
     assert registry.verify().ok
-    env = mythic_baths_v0.env(**KW)
+    env = mythic_baths_v1.env(**KW)
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     for e in entries:  # every snapshot, from before and after the fault, loads and plays

@@ -40,7 +40,7 @@ def test_actors_spread_over_the_nodes_and_training_runs(cluster, tmp_path: Path)
     try:
         pool = OpponentPool({"baselines": 1.0}, seed=0)
         pool.add("baselines", "random", RandomPolicy(0))
-        vec = RaySelfPlayVecEnv("mythic_baths_v0", {"num_players": 2}, 6, pool, num_workers=NODES, seed=0)
+        vec = RaySelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 6, pool, num_workers=NODES, seed=0)
         try:
             vec.reset()
             where = {s["node_id"] for s in vec.worker_stats()}
@@ -49,7 +49,7 @@ def test_actors_spread_over_the_nodes_and_training_runs(cluster, tmp_path: Path)
         assert where == {n.node_id for n in nodes}, "one actor on each worker node, none on the head"
 
         reg = tmp_path / "reg"
-        cfg = from_dict({"env": "mythic_baths_v0", "env_kwargs": {"num_players": 2}, "backend": "ray", "ray_address": c.address,
+        cfg = from_dict({"env": "mythic_baths_v1", "env_kwargs": {"num_players": 2}, "backend": "ray", "ray_address": c.address,
                          "num_envs": 6, "num_workers": NODES, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
                          "total_timesteps": 192, "snapshot_every": 96, "eval_games": 0, "progress": False, "update_threads": 1,
                          "registry": str(reg), "run_dir": str(tmp_path / "runs")})

@@ -128,7 +128,7 @@ def test_greedy_module_plays_mythic_baths_against_random_heuristic_and_champion(
     algo, _, _ = trained["mythic_baths"]
     policy = RLlibPolicy.from_algorithm(algo)
     registry = Registry(tmp_path / "registry")
-    champion = registry.import_(ROOT / "checkpoints" / "mythic_baths_v0-ppo-champion.tar")[0].id
+    champion = registry.import_(ROOT / "checkpoints" / "mythic_baths_v1-ppo-champion.tar")[0].id
     result = tournament("mythic_baths", ["rllib", "random", "heuristic", champion], games=12, num_players=2,
                         loader=loader_for(policy, registry), progress=False)
     no_illegal_move(result)
