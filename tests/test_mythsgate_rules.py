@@ -467,6 +467,8 @@ def test_invoker_card_x3_x4_bans_power_cards_until_his_next_turn(value: int) -> 
     while T.s.turn_side != LEAGUE or T.s.phase != P_HERO_MAIN:
         T.R.apply(T.s, T.R.legal_actions(T.s)[-1])
     assert (T.s.ban3 if value == 3 else T.s.ban4) == 1
+    if T.s.h_lives[0] == 0:  # beaten to its last life: its next action must gain one
+        T.hero_do("rest")
     T.hero_do("end_turn")
     while T.s.phase == P_DISCARD:
         T.R.apply(T.s, T.R.legal_actions(T.s)[0])
@@ -1011,7 +1013,9 @@ def test_combat_hero_without_life_goes_to_an_inn_and_ends_its_turn() -> None:
 def test_combat_hero_without_life_must_use_next_action_to_gain_a_life() -> None:
     T = Table(1)
     T.hero(0, INN_F, lives=0).hero_turn(0)
-    assert set(T.R.legal_actions(T.s)) == {T.R.H_REST, T.R.H_END}
+    assert T.R.legal_actions(T.s) == [T.R.H_REST], "its next action must gain a life: no pass, no other action"
+    with pytest.raises(IllegalActionError):
+        T.hero_do("end_turn")
     T.hero_do("rest")
     assert T.s.h_lives[0] == 1 and T.can("move", GLADE)
     T2 = Table(2)

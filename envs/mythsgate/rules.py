@@ -489,10 +489,10 @@ class MythsgateRules(RulesBase):
         h = s.cur_hero
         sp = s.h_space[h]
         kind = self.space_kind[sp]
-        if s.h_lives[h] == 0:  # knocked out: the next action must gain a life
+        if s.h_lives[h] == 0:  # "It must use its next action to gain a life": no pass, no other action
             if s.life_supply > 0 and kind == "inn":
-                return [self.H_REST, self.H_END]
-            return [self.H_END]
+                return [self.H_REST]
+            return [self.H_END]  # no life token left to take: it waits at the inn
         out = []
         books = s.h_books[h]
         if books and s.h_taken == 0:
