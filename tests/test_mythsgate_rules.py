@@ -759,6 +759,31 @@ def test_explore_last_card_of_a_deck_reshuffles_its_discard_pile() -> None:
     assert len(s.loc_deck[2]) == 13 and s.loc_discard[2] == [last], "the drawn card is discarded after the reshuffle"
 
 
+def test_drawing_the_last_power_card_reshuffles_its_discard_pile_at_once() -> None:
+    T = Table(1).hero_turn(0)
+    s = T.s
+    T.hero(0, PC_T)
+    s.power_discard.extend(s.power_deck[:-3])
+    del s.power_deck[:-3]  # three cards left: the Power Centre draws the last one
+    T.check()
+    n = len(s.power_discard)
+    T.hero_do("power_centre")
+    assert len(s.power_deck) == n and s.power_discard == [], "the discard pile became the deck as the last card was drawn"
+
+
+def test_drawing_the_last_invoker_card_reshuffles_his_discard_pile_at_once() -> None:
+    T = Table(1)
+    s = T.s
+    T.minion(HIPPO, INN_F)
+    s.inv_discard.extend(s.inv_deck[1:])
+    del s.inv_deck[1:]  # one card left: his draw at the start of his turn takes it
+    T.check()
+    n = len(s.inv_discard)
+    T.inv_do("end_turn")
+    T.hero_do("end_turn")
+    assert s.turn_side == INVOKER and len(s.inv_deck) == n and s.inv_discard == [], "the deck was rebuilt at once"
+
+
 def test_trade_with_a_hero_on_the_same_space() -> None:
     T = Table(2)
     T.hero(1, INN_T).mats(0, wood=2).mats(1, iron=1).hero_turn(0)

@@ -1062,14 +1062,20 @@ class MythsgateRules(RulesBase):
             self._start_combat(s, 1, h, -1, c)
 
     def _power_draw(self, s: State) -> int:
-        """Top card of the Power deck (-1 when deck and discard are both empty)."""
+        """Top card of the Power deck (-1 when deck and discard are both empty).
+
+        "If you have drawn the last card of any deck, shuffle its discard pile": at once, so the
+        deck is empty only while its discard pile is too (the next draw then looks again)."""
         if not s.power_deck:
             self._reshuffle_power(s)
             if not s.power_deck:
                 return -1
         if s.inv_known:
             s.inv_known -= 1
-        return s.power_deck.pop()
+        c = s.power_deck.pop()
+        if not s.power_deck:
+            self._reshuffle_power(s)
+        return c
 
     def _reshuffle_power(self, s: State) -> None:
         pile = s.power_discard
@@ -1078,15 +1084,21 @@ class MythsgateRules(RulesBase):
         s.inv_known = 0
 
     def _inv_draw_cards(self, s: State, n: int) -> None:
+        """The Invoker draws ``n`` cards; a deck emptied by a draw is rebuilt at once from its shuffled discard pile."""
         for _ in range(n):
             if not s.inv_deck:
-                pile = s.inv_discard
-                s.inv_deck = [pile[i] for i in s.rng.permutation(len(pile))]
-                s.inv_discard = []
+                self._reshuffle_inv(s)
                 if not s.inv_deck:
-                    return
+                    break
             s.inv_hand.append(s.inv_deck.pop())
+            if not s.inv_deck:
+                self._reshuffle_inv(s)
         s.inv_hand.sort()
+
+    def _reshuffle_inv(self, s: State) -> None:
+        pile = s.inv_discard
+        s.inv_deck = [pile[i] for i in s.rng.permutation(len(pile))]
+        s.inv_discard = []
 
     # ---- combat
     def _start_combat(self, s: State, attacker: int, h: int, m: int, enc: int) -> None:
