@@ -111,7 +111,7 @@ class Table:
     def minion(self, m: int, space: int, lives: int | None = None) -> Table:
         """Put minion ``m`` in play on ``space`` (its card from wherever it is, lives from the supply)."""
         s, c = self.s, GD.minion_cards[m]
-        for pile in (s.inv_hand, s.inv_deck, s.inv_discard, s.inv_aside):
+        for pile in (s.inv_hand, s.inv_deck, s.inv_discard, s.inv_aside, s.inv_removed):
             if c in pile:
                 pile.remove(c)
         if s.m_space[m] >= 0:
@@ -937,7 +937,33 @@ def test_combat_minion_last_life_removed_from_the_game() -> None:
     T = Table(1)
     T.minion(HIPPO, INN_T, lives=1).minion(CYCLOPS, INN_F)
     _fight(T, HIPPO, 0, [kind(4), kind(4)], [kind(1)])
-    assert T.s.m_space[HIPPO] == -1 and GD.minion_cards[HIPPO] in T.s.inv_discard
+    assert T.s.m_space[HIPPO] == -1 and GD.minion_cards[HIPPO] in T.s.inv_removed
+
+
+def test_killed_minion_is_removed_from_the_game() -> None:
+    T = Table(1)
+    card = GD.minion_cards[HIPPO]
+    T.minion(HIPPO, INN_T, lives=1).minion(CYCLOPS, INN_F)
+    _fight(T, HIPPO, 0, [kind(4), kind(4)], [kind(1)])
+    s = T.s
+    assert s.inv_removed == [card] and card not in s.inv_discard + s.inv_deck + s.inv_hand
+    T.inv_do("decline")  # no marker advance; the removed card stays out of every pile
+    assert s.inv_removed == [card] and card not in s.inv_discard + s.inv_deck + s.inv_hand
+    # both roles' observations show it removed
+    from mythzoo.envs.mythsgate.observation import MythsgateObserver
+
+    obs = MythsgateObserver(T.R, 30)
+    for seat in (0, 1):
+        piece = obs.layout(seat).by_name["invoker_cards"]
+        v = obs.observation(s, seat)[piece.offset: piece.offset + piece.size].reshape(piece.shape)
+        assert v[card, piece.axes[1].index("removed")] == 1.0 and v[card].sum() == 1.0
+
+
+def test_killed_phoenix_goes_to_the_discard_pile_for_the_other_phoenix() -> None:
+    T = Table(1)
+    T.minion(PHOENIX, INN_T, lives=1).minion(CYCLOPS, INN_F)
+    _fight(T, PHOENIX, 0, [kind(4), kind(4)], [kind(1)])
+    assert GD.minion_cards[PHOENIX] in T.s.inv_discard and T.s.inv_removed == []
 
 
 def test_combat_invoker_wins_may_flip_an_ability_token() -> None:

@@ -76,6 +76,7 @@ class State:
     inv_deck: list[int] = field(default_factory=list)
     inv_discard: list[int] = field(default_factory=list)
     inv_aside: list[int] = field(default_factory=list)  # rune cards set aside (Setup F)
+    inv_removed: list[int] = field(default_factory=list)  # killed minions' cards: removed from the game
     inv_left: int = 0  # actions left this turn
     tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # 1 = flipped (available)
     tracks: list[int] = field(default_factory=lambda: [0, 0])
@@ -842,11 +843,13 @@ class MythsgateRules(RulesBase):
             s.phase = P_INV_MAIN
 
     def _kill(self, s: State, m: int, check: bool = True) -> None:
-        """A minion with no life leaves play; its card goes to the Invoker's discard pile."""
+        """A minion with no life "is removed from the game": its card leaves play for good, except a
+        Phoenix's, which goes to the discard pile, where the Annex has the other Phoenix find it."""
         s.m_space[m] = -1
         s.m_lives[m] = 0
         s.m_f[m] = s.m_p[m] = 0
-        s.inv_discard.append(self.gd.minion_cards[m])
+        c = self.gd.minion_cards[m]
+        (s.inv_discard if c in self.phoenix_cards else s.inv_removed).append(c)
         if check and all(x < 0 for x in s.m_space):  # the League wins when the Invoker has no minion in play
             self._end_game(s, 1)
 
@@ -1333,7 +1336,7 @@ class MythsgateRules(RulesBase):
             if name not in ("num_heroes",):
                 req(is_int(getattr(s, name)), f"{name} must be an int")
         NI = self.inv_card_count
-        for name in ("inv_hand", "inv_deck", "inv_discard", "inv_aside"):
+        for name in ("inv_hand", "inv_deck", "inv_discard", "inv_aside", "inv_removed"):
             check_ints(getattr(s, name), None, 0, NI - 1, name)
         req(s.inv_hand == sorted(s.inv_hand), "inv_hand must be sorted")
         check_ints(s.tokens, 4, 0, 1, "tokens")
@@ -1386,9 +1389,10 @@ class MythsgateRules(RulesBase):
             for kk in range(K):
                 count[kk] += s.h_hand[h][kk]
         req(count == list(gd.power_counts), "Power cards are not conserved (each card must be in exactly one place)")
-        # Great Invoker cards: each in exactly one place (hand, deck, discard, aside, in play)
-        seen = s.inv_hand + s.inv_deck + s.inv_discard + s.inv_aside + [gd.minion_cards[m] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+        # Great Invoker cards: each in exactly one place (hand, deck, discard, aside, removed, in play)
+        seen = s.inv_hand + s.inv_deck + s.inv_discard + s.inv_aside + s.inv_removed + [gd.minion_cards[m] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
         req(sorted(seen) == list(range(NI)), "Great Invoker cards are not conserved (each card must be in exactly one place)")
+        req(all(c in self.card_minion for c in s.inv_removed), "a card removed from the game is not a minion card")
         # location cards
         loc = [c for d in range(3) for c in s.loc_deck[d] + s.loc_discard[d]] + [c for b in s.h_books for c in b] + list(s.pw_cards)
         if s.cb_enc >= 0:

@@ -162,6 +162,8 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
         w.set("invoker_cards", [c, "discard"], 1.0)
     for c in s.inv_aside:
         w.set("invoker_cards", [c, "aside"], 1.0)
+    for c in s.inv_removed:
+        w.set("invoker_cards", [c, "removed"], 1.0)
     if role == 0:
         for c in s.inv_hand:
             w.set("invoker_cards", [c, "hand"], 1.0)
