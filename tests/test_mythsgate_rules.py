@@ -740,6 +740,36 @@ def test_explore_minion_encounter_starts_a_combat_defending_the_space() -> None:
     assert T.s.h_mats[0] == list(loot) and enc in T.s.loc_discard[0], "won: its materials; the encounter card is discarded"
 
 
+def test_encounter_cards_icons_act_for_the_encounter_not_the_invoker() -> None:
+    T = Table(1).hero_turn(0)
+    enc = 12  # a Town encounter: Strength 2, Power 2
+    assert GD.location_cards[enc].kind == 2 and GD.location_cards[enc].power == 2
+    T.stack_location(0, enc)
+    T.hand(0, kind(4), kind(1, 3))
+    T.s.inv_round_f, T.s.inv_round_p = 2, 1  # the Invoker's round bonuses do not help the realm's monster
+    T.check()
+    T.hero_do("explore")
+    assert T.R.combat_totals(T.s)[1] == GD.location_cards[enc].strength and T.R.invoker_draws(T.s) == 2
+    T.hero_do("commit", kind(1, 3))  # the hero's Chains binds the encounter it fights, not the Invoker
+    assert T.s.inv_chain == 0 and T.R.invoker_draws(T.s) == 1
+    T.hero_do("commit", kind(4))
+    T.stack_power(kind(1, 4))  # a Draw icon for the encounter: it has no Great Invoker deck
+    hand, aside = list(T.s.inv_hand), list(T.s.inv_aside)
+    T.hero_do("fight")
+    T.inv_do("draw")
+    assert T.s.inv_hand == hand and T.s.inv_aside == aside, "the Draw icon gives the Invoker nothing"
+    # a +2F icon drawn for an encounter counts in that combat only, never for the Invoker's minions
+    T2 = Table(1).hero_turn(0)
+    T2.stack_location(0, enc)
+    T2.hand(0, kind(1))
+    T2.hero_do("explore")
+    T2.hero_do("commit", kind(1))
+    T2.stack_power(kind(1, 1), kind(1))
+    T2.hero_do("fight")
+    T2.inv_do("draw")
+    assert T2.s.h_lives[0] == 0 and T2.s.inv_round_f == 0, "+2F acted for the encounter in its combat, not for the Invoker"
+
+
 def test_explore_no_cards_in_the_castle() -> None:
     T = Table(1).hero_turn(0)
     T.hero(0, HALL)

@@ -146,6 +146,8 @@ class State:
     cb_br: int = 0  # red book used
     cb_fury: int = 0
     cb_dark: int = 0
+    cb_enc_f: int = 0  # Strength an encounter's own +2F icons give it in this combat
+    cb_enc_chain: int = 0  # Power the hero's Chains icons take from the encounter in this combat
     decisions: int = 0
     # the legal-action cache (RulesBase): never serialized nor compared; code that edits a state
     # from outside the rules sets it to None
@@ -324,15 +326,17 @@ class MythsgateRules(RulesBase):
         return max(0, self.minion[m].power + s.m_p[m] + self.track_bonus[1][s.tracks[1]] + s.inv_round_p - s.inv_chain)
 
     def invoker_strength(self, s: State) -> int:
-        """The Invoker's side's strength in the current combat before its cards."""
+        """The strength of the hero's opponent in the current combat (a minion, or an encounter, which
+        is the realm's, not the Invoker's: none of his round bonuses) before its cards."""
         if s.cb_minion >= 0:
             return self.minion_strength(s, s.cb_minion) + FURY_BONUS * s.cb_fury
-        return self.loc[s.cb_enc].strength + s.inv_round_f
+        return self.loc[s.cb_enc].strength + s.cb_enc_f
 
     def invoker_draws(self, s: State) -> int:
+        """Power cards drawn for the hero's opponent in the current combat."""
         if s.cb_minion >= 0:
             return self.minion_power(s, s.cb_minion) + s.cb_dark
-        return max(0, self.loc[s.cb_enc].power + s.inv_round_p - s.inv_chain)
+        return max(0, self.loc[s.cb_enc].power - s.cb_enc_chain)
 
     def combat_totals(self, s: State) -> tuple[int, int]:
         """(hero total, Invoker total) of the combat in progress with the cards played so far."""
@@ -1000,8 +1004,11 @@ class MythsgateRules(RulesBase):
             s.h_round_f[h] += 2
         elif ic == ICON_P:
             s.h_round_p[h] += 1
-        elif ic == ICON_CHAINS:
-            s.inv_chain += 1
+        elif ic == ICON_CHAINS:  # against an encounter it binds the encounter, not the Invoker
+            if s.cb_enc >= 0:
+                s.cb_enc_chain += 1
+            else:
+                s.inv_chain += 1
 
     def act_hero_fight(self, s: State, arg: int) -> None:
         """Combat: no more cards; the Invoker's draw step follows."""
@@ -1108,7 +1115,7 @@ class MythsgateRules(RulesBase):
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc = 1, attacker, h, m, enc
         s.cb_space = s.h_space[h]
         s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
-        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
+        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = s.cb_enc_f = s.cb_enc_chain = 0
         s.phase, s.actor = P_COMMIT, 1 + h
 
     def _invoker_draw(self, s: State) -> None:
@@ -1135,9 +1142,17 @@ class MythsgateRules(RulesBase):
         self._resolve(s)
 
     def _inv_card(self, s: State, kind: int) -> None:
-        """A Power card for the Invoker's side; its icon acts for his side."""
+        """A Power card for the hero's opponent; its icon acts for that side: the Invoker's for a
+        minion; for an encounter (not his) only in this combat: +2F adds to it, Chains binds the
+        hero, +1P (its draw is made) and Draw (it has no Invoker deck) do nothing."""
         s.cb_icards.append(kind)
         ic = self.icon[kind]
+        if s.cb_enc >= 0:
+            if ic == ICON_F:
+                s.cb_enc_f += 2
+            elif ic == ICON_CHAINS:
+                s.h_chain[s.cb_hero] += 1
+            return
         if ic == ICON_F:
             s.inv_round_f += 2
         elif ic == ICON_P:
@@ -1174,7 +1189,7 @@ class MythsgateRules(RulesBase):
         attacker = s.cb_att
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc, s.cb_space = 0, 0, -1, -1, -1, -1
         s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
-        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
+        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = s.cb_enc_f = s.cb_enc_chain = 0
         s.phase = -1
         tasks: list[list[int]] = []
         if hero_wins:
@@ -1370,7 +1385,8 @@ class MythsgateRules(RulesBase):
             ("phase", 0, P_OVER), ("actor", -1, k), ("winner", -1, 1), ("over", 0, 1), ("ab_minion", -1, NUM_MINIONS - 1),
             ("mt_view", 0, VIEW), ("tr_left", 0, TRADE_TRANSFERS), ("cb_on", 0, 1), ("cb_att", 0, 1), ("cb_hero", -1, k - 1),
             ("cb_minion", -1, NUM_MINIONS - 1), ("cb_enc", -1, len(self.loc) - 1), ("cb_space", -1, S - 1), ("cb_kpicks", 0, VIEW),
-            ("cb_by", 0, 1), ("cb_br", 0, 1), ("cb_fury", 0, 1), ("cb_dark", 0, 1), ("decisions", 0, 10**9),
+            ("cb_by", 0, 1), ("cb_br", 0, 1), ("cb_fury", 0, 1), ("cb_dark", 0, 1), ("cb_enc_f", 0, 200), ("cb_enc_chain", 0, 50),
+            ("decisions", 0, 10**9),
         ):
             req(lo <= getattr(s, name) <= hi, f"{name} must be in [{lo}, {hi}], got {getattr(s, name)}")
         check_ints(s.cb_hcards, None, 0, K - 1, "cb_hcards")
@@ -1446,7 +1462,10 @@ class MythsgateRules(RulesBase):
             else:
                 req(self.loc[s.cb_enc].kind == LOC_ENCOUNTER, "combat encounter card is not an encounter")
         else:
-            req(not in_combat and not s.cb_hcards and not s.cb_icards and not s.cb_kview and s.cb_hero == -1, "combat fields set outside a combat")
+            req(not in_combat and not s.cb_hcards and not s.cb_icards and not s.cb_kview and s.cb_hero == -1
+                and not s.cb_enc_f and not s.cb_enc_chain, "combat fields set outside a combat")
+        if s.cb_enc < 0:
+            req(not s.cb_enc_f and not s.cb_enc_chain, "encounter bonuses outside a combat against an encounter")
         if s.phase == P_PWYLL:
             req(len(s.pw_cards) == 2, "Pwyll's choice without two cards")
         else:
