@@ -1171,7 +1171,17 @@ def test_pwyll_takes_two_encounter_cards_and_chooses_one() -> None:
     assert T.s.phase == P_PWYLL and T.s.pw_cards == [a, b]
     T.hero_do("pick_card", 1)
     assert T.s.h_mats[0][IRON] == 1 and T.s.h_mats[0][WOOD] == 0 and a in T.s.loc_discard[0]
-    assert T.s.h_left == GD.heroes[PWYLL].boots - 1
+
+
+def test_pwyll_plays_the_chosen_card_with_its_next_action() -> None:
+    T = Table(1, characters=[PWYLL]).hero_turn(0, actions=3)
+    a, b = T.loc_cards(0, 0, material=WOOD)[0], T.loc_cards(0, 0, material=IRON)[0]
+    T.stack_location(0, a, b)
+    T.hero_do("explore_two")
+    T.hero_do("pick_card", 0)
+    assert T.s.h_left == 1 and T.s.h_taken == 2, "taking the two cards is one action, playing the chosen one the next"
+    T2 = Table(1, characters=[PWYLL]).hero_turn(0, actions=1)
+    assert not T2.can("explore_two") and T2.can("explore"), "with one action left there is no next action to play it"
 
 
 def test_beowulf_recovers_the_last_power_card_played() -> None:

@@ -513,7 +513,7 @@ class MythsgateRules(RulesBase):
                 n = len(s.loc_deck[d]) + len(s.loc_discard[d])
                 if n:
                     out.append(self.H_EXP)
-                if n >= 2 and self.chars[h] == PWYLL:
+                if n >= 2 and self.chars[h] == PWYLL and s.h_left >= 2:  # this action and the next
                     out.append(self.H_EXP2)
             space = s.m_space
             if sp in space:
@@ -890,8 +890,10 @@ class MythsgateRules(RulesBase):
         self._resolve_location(s, h, self._loc_draw(s, self.deck_of[s.h_space[h]]))
 
     def act_hero_explore_two(self, s: State, arg: int) -> None:
-        """Action (Pwyll): two location cards; which one to resolve follows."""
+        """Pwyll, two actions: this one takes two location cards, "its next action" plays the one he
+        chooses (which one follows); the other is discarded."""
         h = s.actor - 1
+        self._hero_spend(s, h)
         self._hero_spend(s, h)
         d = self.deck_of[s.h_space[h]]
         s.pw_cards = [self._loc_draw(s, d), self._loc_draw(s, d)]

@@ -188,7 +188,10 @@ class HeroPlay:
         if goal == sp:
             can_explore = o["explore"] in legal or o["explore_two"] in legal
             if can_explore and nhand >= 2 and self._explore_space(me) is not None:
-                return o["explore_two"] if o["explore_two"] in legal else o["explore"]
+                # Pwyll's choice costs his next action too: worth it when a bad encounter would knock him out
+                if o["explore_two"] in legal and (me["lives"] < 2 or o["explore"] not in legal):
+                    return o["explore_two"]
+                return o["explore"] if o["explore"] in legal else o["explore_two"]
             return o["end_turn"]
         step = self._step_toward(sp, goal, legal)
         return step if step is not None else o["end_turn"]
