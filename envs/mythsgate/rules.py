@@ -451,7 +451,10 @@ class MythsgateRules(RulesBase):
             out.append(self.I_HASTE)
         if s.tokens[REGEN] and s.life_supply > 0:
             out.extend([self.I_REGEN + m for m in inplay if s.m_lives[m] < self.minion_lives[m]])
-        out.append(self.I_END)
+        # the first invoke is compulsory (ASSUMPTION): while no minion has ever been in play and he can
+        # invoke one, his turn cannot end; the League's "no minions in play" then means minions beaten
+        if inplay or not any(self.I_INV <= a < self.I_INV + NUM_MINIONS for a in out):
+            out.append(self.I_END)
         out.sort()
         return out
 
@@ -1433,7 +1436,7 @@ class MythsgateRules(RulesBase):
             sp = s.m_space[m]
             if sp >= 0:
                 req(1 <= s.m_lives[m] <= self.minion[m].lives, f"minion {m} in play has {s.m_lives[m]} lives")
-                req(not gd.castle[sp] or sp == gd.portal, f"minion {m} is inside the Castle ({gd.space_names[sp]})")
+                req(not gd.castle[sp], f"minion {m} is inside the Castle ({gd.space_names[sp]})")
             else:
                 req(s.m_lives[m] == 0 and s.m_f[m] == 0 and s.m_p[m] == 0, f"minion {m} out of play holds lives or bonuses")
         if s.turn_side != SETUP:

@@ -218,15 +218,18 @@ class HeroPlay:
             return None
         costs = self.char_costs[me["char"]]
         mats = me["mats"]
+        need_all = self._needs(me)
+        first = np.zeros(self.M, dtype=np.int64)  # materials of this piece and those forged before it
         for p in PIECE_ORDER:
             if me["armour"][p]:
                 continue
+            first = first + costs[p]
             missing = np.maximum(costs[p] - mats, 0)
             if missing.sum() != 1:
                 continue
             u = int(np.argmax(missing))
-            need_all = self._needs(me)
-            spare = [t for t in range(self.M) if mats[t] > 0 and mats[t] > costs[p][t] and o["market"] + t * self.M + u in legal]
+            # give only what no piece forged earlier needs: a trade is never undone by the next one
+            spare = [t for t in range(self.M) if mats[t] > first[t] and o["market"] + t * self.M + u in legal]
             if spare:
                 t = max(spare, key=lambda t: (mats[t] - need_all[t], -t))
                 return o["market"] + t * self.M + u
@@ -253,7 +256,7 @@ class HeroPlay:
             explore = self._explore_space(me)
             if explore is not None:
                 return explore
-        return self.portal
+        return self.watch
 
     def _explore_space(self, me: dict) -> int | None:
         """Where to explore for the basic materials still missing (near the Castle approaches)."""
