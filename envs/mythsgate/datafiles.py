@@ -195,6 +195,7 @@ class Track(_Closed):
 
 class InvokerBoard(_Closed):
     starting_hand: _int(1, 8) = 4
+    starting_minions: _int(1, 4) = 1  # the starting hand is redealt until it holds this many minions
     draw_per_turn: _int(0, 3) = 1
     ability_tokens: list[str]
     tracks: list[Track]

@@ -274,10 +274,10 @@ class MythsgateRules(RulesBase):
         # F) the Invoker's deck, rune cards (0/3/6) set aside; ability tokens black-and-white side up
         s.inv_aside = sorted(c.cid for c in gd.invoker_cards if c.rune >= 0)
         deck = [c.cid for c in gd.invoker_cards if c.rune < 0]
-        while True:  # starting hand (assumption): redealt until it holds a minion
+        while True:  # starting hand (assumption): redealt until it holds the data's number of minions
             order = [deck[i] for i in rng.permutation(len(deck))]
             hand = order[-gd.inv_starting_hand:]
-            if any(self.gd.invoker_cards[c].minion for c in hand):
+            if sum(self.gd.invoker_cards[c].minion for c in hand) >= gd.inv_starting_minions:
                 break
         s.inv_deck = order[: len(order) - gd.inv_starting_hand]
         s.inv_hand = sorted(hand)

@@ -167,7 +167,7 @@ class InvokerPlay:
         invokable = [m for m in range(12) if o["invoke"] + m in legal]
         far = [mi for mi in minions if not self.ca[mi["space"]]]
         # 1. invoke (keeping an action to move the minions that are not yet next to the Castle)
-        if invokable and (not minions or left >= 2 or not far):
+        if invokable and (len(minions) < 2 or left >= 2 or not far):  # never a lone minion: one lost fight would end the game
             best = max(invokable, key=lambda m: (self.minion_lives[m], self.minion_str[m], -m))
             return o["invoke"] + best
         # 2. attack a hero he very likely beats
