@@ -235,8 +235,27 @@ class HeroPlay:
                 return o["market"] + t * self.M + u
         return None
 
+    def _market_trade(self, v: dict, me: dict) -> bool:
+        """Whether one market trade (a spare material for one on the market) completes a piece."""
+        costs = self.char_costs[me["char"]]
+        mats = me["mats"]
+        market = np.rint(v["market"] * 4).astype(np.int64)
+        first = np.zeros(self.M, dtype=np.int64)
+        for p in PIECE_ORDER:
+            if me["armour"][p]:
+                continue
+            first = first + costs[p]
+            missing = np.maximum(costs[p] - mats, 0)
+            if missing.sum() == 1 and market[int(np.argmax(missing))] > 0 and (mats > first).any():
+                return True
+        return False
+
     def _goal(self, v: dict, me: dict, nhand: int, minions: list[dict], heroes: list[dict]) -> int:
         sp = me["space"]
+        if self.markets and self._market_trade(v, me):
+            market = min(self.markets, key=lambda x: (self.dist[sp, x], x))
+            if self.dist[sp, market] <= 2:
+                return market
         if me["lives"] < 2:
             inn = min(self.inns, key=lambda x: (self.dist[sp, x], x))
             if self.dist[sp, inn] <= 2:
