@@ -222,7 +222,7 @@ class InvokerPlay:
     def _move_is_safe(self, v: dict, minions: list[dict], heroes: list[dict]) -> bool:
         """Whether moving every minion is worth it: yes when some already stand next to the Castle
         or enough of them go together, or when their spaces now are no safer than where they go."""
-        if len(minions) >= 3 or any(self.ca[mi["space"]] for mi in minions):
+        if len(minions) >= 4 or any(self.ca[mi["space"]] for mi in minions):
             return True
         now = sum(self._threat(v, mi["space"], heroes) for mi in minions)
         after = 0.0
