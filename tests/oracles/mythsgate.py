@@ -169,6 +169,9 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
             w.set("invoker_cards", [c, "hand"], 1.0)
         for c in s.inv_deck:
             w.set("invoker_cards", [c, "deck"], 1.0)
+        for h in range(k):
+            for kk in range(K):
+                w.set("known_hands", [h, kk], s.h_known[h][kk] / 3.0)
         deck = s.power_deck
         for j in range(min(s.inv_known, len(deck))):
             w.set("known_top", [j, deck[-1 - j]], 1.0)
@@ -176,7 +179,7 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
             w.set("kraken_view", [j, c], 1.0)
     else:
         for c in s.inv_hand + s.inv_deck:
-            w.set("invoker_cards", [c, "hidden"], 1.0)
+            w.set("invoker_cards", [c, "hand" if c in s.inv_hand_known else "hidden"], 1.0)
         for r, h in enumerate(order):
             for kk in range(K):
                 w.set("team_hands", [r, kk], s.h_hand[h][kk] / 3.0)
