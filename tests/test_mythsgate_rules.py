@@ -307,16 +307,32 @@ def test_round_invoker_then_league_in_the_order_it_chooses() -> None:
     T.inv_do("end_turn")
     assert T.s.turn_side == LEAGUE and T.s.phase == P_CHOOSE and T.s.actor == 1
     assert T.legal("choose_hero") == [0, 1, 2]
-    T.hero_do("choose_hero", 2)  # hero_0 passes the turn to hero_2
-    assert T.s.cur_hero == 2 and T.s.actor == 3
-    T.hero_do("end_turn")
-    assert T.s.phase == P_CHOOSE and T.s.actor == 1 and T.legal("choose_hero") == [0, 1]
-    T.hero_do("choose_hero", 1)
-    assert T.s.cur_hero == 1
-    T.hero_do("end_turn")
-    assert T.s.cur_hero == 0, "the last hero plays without a choice"
-    T.hero_do("end_turn")
+    T.hero_do("choose_hero", 2)
+    T.hero_do("choose_hero", 0)
+    assert T.s.h_order == [2, 0, 1], "the last place needs no choice"
+    for h in (2, 0, 1):
+        assert T.s.cur_hero == h and T.s.phase == P_HERO_MAIN
+        T.hero_do("end_turn")
     assert T.s.round == 1 and T.s.turn_side == INVOKER and T.s.actor == 0
+
+
+def test_league_agrees_its_turn_order_beforehand() -> None:
+    T = Table(3)
+    T.minion(HIPPO, ESHAFT)
+    T.inv_do("end_turn")
+    T.hero_do("choose_hero", 1)
+    assert T.s.phase == P_CHOOSE and T.s.cur_hero == -1, "the whole order is agreed before any hero plays"
+    T.hero_do("choose_hero", 2)
+    assert T.s.h_order == [1, 2, 0] and T.s.cur_hero == 1
+    T.hero_do("end_turn")
+    assert T.s.phase == P_HERO_MAIN and T.s.cur_hero == 2, "no choice after a hero's turn: the agreed order goes on"
+    assert not T.legal("choose_hero", hero=True)
+    from mythzoo.envs.mythsgate.observation import MythsgateObserver
+
+    obs = MythsgateObserver(T.R, 30)
+    piece = obs.layout(2).by_name["turn_order"]
+    v = obs.observation(T.s, 2)[piece.offset: piece.offset + piece.size].reshape(piece.shape)  # hero_1: slot 0 is itself
+    assert [int(v[i].argmax()) for i in range(3)] == [0, 1, 2] and v.sum() == 3
 
 
 # ================================================================= the Great Invoker's turn

@@ -83,6 +83,7 @@ class MythsgateLayout:
             ("place", (len(self.place_fields),), "A piece waiting to be placed: hero/minion, which hero slot or minion, and whether you place it.", [self.place_fields]),
             ("place_targets", (S,), "Spaces the waiting piece may go to.", [spaces]),
             ("pwyll_cards", (2, len(self.loc_fields)), "Pwyll's two location cards to choose from (face up).", [["card0", "card1"], self.loc_fields]),
+            ("turn_order", (MAX_HEROES, MAX_HEROES), "The League's turn order agreed this turn: per place, one-hot hero slot (zero while not agreed).", [[f"place{i}" for i in range(MAX_HEROES)], slots]),
         ]
         inv = common + [
             ("invoker_cards", (len(cards), len(STATUS_INV)), "Each Great Invoker card: in play, discarded, set aside (rune), removed from the game (a killed minion), in your hand, in your deck.", [cards, STATUS_INV]),

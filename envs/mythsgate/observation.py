@@ -326,6 +326,11 @@ class MythsgateObserver:
             self._combat(s, parts, first)
         if s.pl:
             self._place(s, parts, seat, first)
+        if s.h_order:
+            v = [0.0] * (MAX_HEROES * MAX_HEROES)
+            for i, h in enumerate(s.h_order):
+                v[i * MAX_HEROES + (h - first) % k] = 1.0
+            parts[sl.turn_order] = _pack(tuple(v))
         if s.pw_cards:
             parts[sl.pwyll_cards] = b"".join([self.loc_bytes[x] for x in s.pw_cards])
         if role == 0:

@@ -98,6 +98,7 @@ class State:
     h_armour: list[list[int]] = field(default_factory=list)
     h_books: list[list[int]] = field(default_factory=list)  # location card ids, sorted
     h_done: list[int] = field(default_factory=list)  # played this League turn
+    h_order: list[int] = field(default_factory=list)  # the League's turn order, agreed before its turn
     h_boots: list[int] = field(default_factory=list)  # holds a -1 Boots token
     h_round_f: list[int] = field(default_factory=list)
     h_round_p: list[int] = field(default_factory=list)
@@ -386,7 +387,7 @@ class MythsgateRules(RulesBase):
             return out + [self.I_ENDSAC]
         if ph == P_CHOOSE:
             a = s.actor - 1
-            return sorted(self.H_CHOOSE + (h - a) % self.k for h in range(self.k) if not s.h_done[h])
+            return sorted(self.H_CHOOSE + (h - a) % self.k for h in range(self.k) if not s.h_done[h] and h not in s.h_order)
         if ph == P_TRADE:
             return self._trade_legal(s)
         if ph == P_KRAKEN:
@@ -895,8 +896,9 @@ class MythsgateRules(RulesBase):
         s.phase = -1
 
     def act_hero_choose_hero(self, s: State, r: int) -> None:
-        """League turn order: the hero ``r`` seats after the chooser plays next."""
-        self._start_hero_turn(s, (s.actor - 1 + r) % self.k)
+        """League turn order, agreed before its turn: the hero ``r`` seats after the chooser takes the next place."""
+        s.h_order.append((s.actor - 1 + r) % self.k)
+        s.phase = -1
 
     def act_hero_move(self, s: State, x: int) -> None:
         """Action: to the adjacent space ``x``."""
@@ -1330,11 +1332,18 @@ class MythsgateRules(RulesBase):
             return
         s.turn_side = LEAGUE
         s.h_done = [0] * self.k
+        s.h_order = []  # agreed anew before each League turn
         s.cur_hero = -1
         s.phase = -1
 
     def _next_hero(self, s: State) -> None:
         left = [h for h in range(self.k) if not s.h_done[h]]
+        unordered = [h for h in left if h not in s.h_order]
+        if len(unordered) == 1:  # the last place of the order needs no choice
+            s.h_order.append(unordered[0])
+        elif unordered:  # "agreeing beforehand on the turn order": hero_0 speaks for the League
+            s.phase, s.actor = P_CHOOSE, 1
+            return
         if not left:
             # end of the League's turn: discard down to the hand maximum, then a new round
             for h in range(self.k):
@@ -1342,10 +1351,8 @@ class MythsgateRules(RulesBase):
                     s.phase, s.actor = P_DISCARD, 1 + h
                     return
             self._end_round(s)
-        elif len(left) == 1:
-            self._start_hero_turn(s, left[0])
         else:
-            s.phase, s.actor = P_CHOOSE, 1 + left[0]
+            self._start_hero_turn(s, next(h for h in s.h_order if not s.h_done[h]))
 
     def _start_hero_turn(self, s: State, h: int) -> None:
         s.cur_hero = h
@@ -1398,6 +1405,8 @@ class MythsgateRules(RulesBase):
         check_rows(s.h_mats, k, M, 0, 52, "h_mats")
         check_rows(s.h_armour, k, 4, 0, 1, "h_armour")
         check_rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
+        check_ints(s.h_order, None, 0, k - 1, "h_order")
+        req(len(set(s.h_order)) == len(s.h_order), "h_order names a hero twice")
         for name in ("h_done", "h_boots"):
             check_ints(getattr(s, name), k, 0, 1, name)
         for name in ("h_round_f", "h_round_p", "h_chain"):

@@ -154,6 +154,8 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
             w.set("pwyll_cards", [j, "strength"], card.strength / 10.0)
             w.set("pwyll_cards", [j, "power"], card.power / 5.0)
         w.set("pwyll_cards", [j, f"deck_{('town', 'mine', 'forest')[card.deck]}"], 1.0)
+    for i, h in enumerate(s.h_order):
+        w.set("turn_order", [i, slot_of[h]], 1.0)
     # Great Invoker cards
     for m in range(NUM_MINIONS):
         if s.m_space[m] >= 0:
