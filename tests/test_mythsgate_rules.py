@@ -155,6 +155,7 @@ class Table:
         s = self.s
         s.inv_deck[0:0] = s.inv_hand
         s.inv_hand = []
+        s.inv_hand_known = []
         self.check()
         return self
 
@@ -167,6 +168,7 @@ class Table:
         for h in range(self.R.k):
             if s.h_hand[h][kk]:
                 s.h_hand[h][kk] -= 1
+                s.h_known[h][kk] = min(s.h_known[h][kk], s.h_hand[h][kk])
                 return
         raise AssertionError(f"no Power card of kind {kk} left")
 
@@ -176,6 +178,7 @@ class Table:
         for kk, c in enumerate(s.h_hand[h]):
             s.power_discard.extend([kk] * c)
         s.h_hand[h] = [0] * self.R.K
+        s.h_known[h] = [0] * self.R.K
         for kk in kinds:
             self._pull_power(kk)
             s.h_hand[h][kk] += 1
@@ -304,16 +307,32 @@ def test_round_invoker_then_league_in_the_order_it_chooses() -> None:
     T.inv_do("end_turn")
     assert T.s.turn_side == LEAGUE and T.s.phase == P_CHOOSE and T.s.actor == 1
     assert T.legal("choose_hero") == [0, 1, 2]
-    T.hero_do("choose_hero", 2)  # hero_0 passes the turn to hero_2
-    assert T.s.cur_hero == 2 and T.s.actor == 3
-    T.hero_do("end_turn")
-    assert T.s.phase == P_CHOOSE and T.s.actor == 1 and T.legal("choose_hero") == [0, 1]
-    T.hero_do("choose_hero", 1)
-    assert T.s.cur_hero == 1
-    T.hero_do("end_turn")
-    assert T.s.cur_hero == 0, "the last hero plays without a choice"
-    T.hero_do("end_turn")
+    T.hero_do("choose_hero", 2)
+    T.hero_do("choose_hero", 0)
+    assert T.s.h_order == [2, 0, 1], "the last place needs no choice"
+    for h in (2, 0, 1):
+        assert T.s.cur_hero == h and T.s.phase == P_HERO_MAIN
+        T.hero_do("end_turn")
     assert T.s.round == 1 and T.s.turn_side == INVOKER and T.s.actor == 0
+
+
+def test_league_agrees_its_turn_order_beforehand() -> None:
+    T = Table(3)
+    T.minion(HIPPO, ESHAFT)
+    T.inv_do("end_turn")
+    T.hero_do("choose_hero", 1)
+    assert T.s.phase == P_CHOOSE and T.s.cur_hero == -1, "the whole order is agreed before any hero plays"
+    T.hero_do("choose_hero", 2)
+    assert T.s.h_order == [1, 2, 0] and T.s.cur_hero == 1
+    T.hero_do("end_turn")
+    assert T.s.phase == P_HERO_MAIN and T.s.cur_hero == 2, "no choice after a hero's turn: the agreed order goes on"
+    assert not T.legal("choose_hero", hero=True)
+    from mythzoo.envs.mythsgate.observation import MythsgateObserver
+
+    obs = MythsgateObserver(T.R, 30)
+    piece = obs.layout(2).by_name["turn_order"]
+    v = obs.observation(T.s, 2)[piece.offset: piece.offset + piece.size].reshape(piece.shape)  # hero_1: slot 0 is itself
+    assert [int(v[i].argmax()) for i in range(3)] == [0, 1, 2] and v.sum() == 3
 
 
 # ================================================================= the Great Invoker's turn
@@ -528,7 +547,9 @@ def test_phoenix_takes_the_phoenix_card_back_from_the_discard_once_per_game() ->
     T.check()
     T.inv_do("ability", PHOENIX)
     assert GD.minion_cards[other] in T.s.inv_hand and T.s.phoenix_used == 1
+    assert T.s.inv_hand_known == [GD.minion_cards[other]], "taken face up: its place is public"
     T.s.inv_hand.remove(GD.minion_cards[other])
+    T.s.inv_hand_known = []
     T.s.inv_discard.append(GD.minion_cards[other])
     T.check()
     assert not T.can("ability", PHOENIX), "once per game"
@@ -1240,3 +1261,36 @@ def test_assumption_every_component_conserved_by_validate() -> None:
     T.s.inv_deck.remove(GD.minion_cards[HIPPO]) if GD.minion_cards[HIPPO] in T.s.inv_deck else T.s.inv_hand.remove(GD.minion_cards[HIPPO])
     with pytest.raises(ValueError, match="inside the Castle"):
         T.R.validate(T.s)
+
+
+# ============================================================================ hidden information
+def test_resample_hidden_keeps_every_card_whose_place_is_public() -> None:
+    T = Table(2, characters=[BEOWULF, HOOD])
+    s, R = T.s, T.R
+    start = list(s.h_hand[1])  # Setup E: hero 1's starting hand is public and untouched so far
+    # a rune card publicly drawn from the set-aside cards by a Draw icon is in his hand for the League
+    T.minion(CYCLOPS, INN_T).hero(0, INN_T, lives=2)
+    _fight(T, CYCLOPS, 0, [kind(1)], [kind(1, 4)])
+    rune = [c for c in s.inv_hand if GD.invoker_cards[c].rune == 0]
+    assert rune and s.inv_hand_known == rune
+    # Beowulf's recovered card was face up: the Invoker knows it is in his hand
+    assert s.h_known[0][kind(1)] == 1
+    for seed in range(40):
+        inv = R.resample_hidden(s, 0, seed)
+        assert inv.h_hand[1] == start, "the starting hand stays for the Invoker"
+        assert inv.h_hand[0][kind(1)] >= 1 and sum(inv.h_hand[0]) == sum(s.h_hand[0])
+        assert inv.inv_hand == s.inv_hand and inv.inv_discard == s.inv_discard and inv.power_discard == s.power_discard
+        league = R.resample_hidden(s, 1, seed)
+        assert set(rune) <= set(league.inv_hand), "a card publicly drawn from the set-aside cards stays in his hand"
+        assert league.h_hand == s.h_hand and league.inv_aside == s.inv_aside and league.inv_discard == s.inv_discard
+        assert len(league.inv_hand) == len(s.inv_hand) and sorted(league.inv_hand + league.inv_deck) == sorted(s.inv_hand + s.inv_deck)
+    # and the observations show these places: the League sees the rune card in his hand, the Invoker the known hands
+    from mythzoo.envs.mythsgate.observation import MythsgateObserver
+
+    obs = MythsgateObserver(R, 30)
+    piece = obs.layout(1).by_name["invoker_cards"]
+    v = obs.observation(s, 1)[piece.offset: piece.offset + piece.size].reshape(piece.shape)
+    assert v[rune[0], piece.axes[1].index("hand")] == 1.0 and v[rune[0]].sum() == 1.0
+    piece = obs.layout(0).by_name["known_hands"]
+    v = obs.observation(s, 0)[piece.offset: piece.offset + piece.size].reshape(piece.shape)
+    assert list(v[1] * 3) == start and v[0][kind(1)] * 3 == 1.0

@@ -64,7 +64,7 @@ def build_hero_table(gd: GameData) -> ActionTable:
     mats = list(gd.materials)
     return ActionTable(
         [
-            ("choose_hero", rel, "League turn order: this hero (not yet played this round) plays next."),
+            ("choose_hero", rel, "League turn order, agreed before its turn (hero_0 chooses): this hero takes the next place."),
             ("move", spaces, "Action: move to this adjacent space (paths, bridges)."),
             ("explore", [""], "Action: draw the top card of your quadrant's location deck and resolve it."),
             ("explore_two", [""], "Two actions (Pwyll): draw two location cards; his next action resolves one of them (`pick_card`), the other is discarded."),

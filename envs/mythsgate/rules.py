@@ -77,6 +77,7 @@ class State:
     inv_discard: list[int] = field(default_factory=list)
     inv_aside: list[int] = field(default_factory=list)  # rune cards set aside (Setup F)
     inv_removed: list[int] = field(default_factory=list)  # killed minions' cards: removed from the game
+    inv_hand_known: list[int] = field(default_factory=list)  # cards of his hand the League saw go there, sorted
     inv_left: int = 0  # actions left this turn
     tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # 1 = flipped (available)
     tracks: list[int] = field(default_factory=lambda: [0, 0])
@@ -92,10 +93,12 @@ class State:
     h_space: list[int] = field(default_factory=list)
     h_lives: list[int] = field(default_factory=list)
     h_hand: list[list[int]] = field(default_factory=list)  # counts per Power card kind
+    h_known: list[list[int]] = field(default_factory=list)  # of these, the cards the Invoker knows are there
     h_mats: list[list[int]] = field(default_factory=list)
     h_armour: list[list[int]] = field(default_factory=list)
     h_books: list[list[int]] = field(default_factory=list)  # location card ids, sorted
     h_done: list[int] = field(default_factory=list)  # played this League turn
+    h_order: list[int] = field(default_factory=list)  # the League's turn order, agreed before its turn
     h_boots: list[int] = field(default_factory=list)  # holds a -1 Boots token
     h_round_f: list[int] = field(default_factory=list)
     h_round_p: list[int] = field(default_factory=list)
@@ -258,6 +261,7 @@ class MythsgateRules(RulesBase):
                 for _ in range(hand[kk]):
                     pool.remove(kk)
             s.h_hand.append(hand)
+            s.h_known.append(list(hand))  # Setup E: the starting hand is public
         s.power_deck = [pool[i] for i in rng.permutation(len(pool))]
         s.h_space = [-1] * k
         s.h_lives = [gd.hero_lives_start] * k
@@ -383,7 +387,7 @@ class MythsgateRules(RulesBase):
             return out + [self.I_ENDSAC]
         if ph == P_CHOOSE:
             a = s.actor - 1
-            return sorted(self.H_CHOOSE + (h - a) % self.k for h in range(self.k) if not s.h_done[h])
+            return sorted(self.H_CHOOSE + (h - a) % self.k for h in range(self.k) if not s.h_done[h] and h not in s.h_order)
         if ph == P_TRADE:
             return self._trade_legal(s)
         if ph == P_KRAKEN:
@@ -700,7 +704,7 @@ class MythsgateRules(RulesBase):
     def act_inv_invoke(self, s: State, m: int) -> None:
         """Action: minion card ``m`` from his hand onto the Portal, with its lives from the supply."""
         self._inv_spend(s)
-        s.inv_hand.remove(self.gd.minion_cards[m])
+        self._inv_hand_remove(s, self.gd.minion_cards[m])
         s.m_space[m] = self.gd.portal
         s.m_lives[m] = self.minion[m].lives
         s.life_supply -= self.minion[m].lives
@@ -799,10 +803,27 @@ class MythsgateRules(RulesBase):
     def _discard_effect(self, s: State, effect: str) -> None:
         for c in s.inv_hand:
             if self.card_effect[c] == effect:
-                s.inv_hand.remove(c)
+                self._inv_hand_remove(s, c)
                 s.inv_discard.append(c)
                 return
         raise AssertionError(effect)
+
+    def _inv_hand_remove(self, s: State, c: int) -> None:
+        """Card ``c`` leaves the Invoker's hand (played face up)."""
+        s.inv_hand.remove(c)
+        if c in s.inv_hand_known:
+            s.inv_hand_known.remove(c)
+
+    def _inv_hand_public(self, s: State, c: int) -> None:
+        """Card ``c`` went into the Invoker's hand in the open: its place is public."""
+        s.inv_hand_known.append(c)
+        s.inv_hand_known.sort()
+
+    def _hero_card_out(self, s: State, h: int, kind: int) -> None:
+        """A card of ``kind`` leaves hero ``h``'s hand face up: the Invoker can no longer be sure of one known card of that kind."""
+        s.h_hand[h][kind] -= 1
+        if s.h_known[h][kind]:  # cards of one kind are alike: one known card fewer
+            s.h_known[h][kind] -= 1
 
     def _ability(self, s: State, m: int) -> None:
         ab = self.m_ability[m]
@@ -813,6 +834,7 @@ class MythsgateRules(RulesBase):
                     s.inv_discard.remove(c)
                     s.inv_hand.append(c)
                     s.inv_hand.sort()
+                    self._inv_hand_public(s, c)  # taken face up from the discard pile
                     break
             s.phoenix_used = 1
         elif ab == "hippogriff":
@@ -877,8 +899,9 @@ class MythsgateRules(RulesBase):
         s.phase = -1
 
     def act_hero_choose_hero(self, s: State, r: int) -> None:
-        """League turn order: the hero ``r`` seats after the chooser plays next."""
-        self._start_hero_turn(s, (s.actor - 1 + r) % self.k)
+        """League turn order, agreed before its turn: the hero ``r`` seats after the chooser takes the next place."""
+        s.h_order.append((s.actor - 1 + r) % self.k)
+        s.phase = -1
 
     def act_hero_move(self, s: State, x: int) -> None:
         """Action: to the adjacent space ``x``."""
@@ -920,10 +943,12 @@ class MythsgateRules(RulesBase):
         h = s.actor - 1
         self._hero_spend(s, h)
         for _ in range(self.gd.power_centre_draw):
+            seen = s.inv_known > 0  # a card the Invoker has seen (Manticore): he knows where it went
             c = self._power_draw(s)
             if c < 0:
                 break
             s.h_hand[h][c] += 1
+            s.h_known[h][c] += seen
 
     def act_hero_market(self, s: State, arg: int) -> None:
         """Action at the market: give material ``arg // M``, take material ``arg % M``."""
@@ -1002,7 +1027,7 @@ class MythsgateRules(RulesBase):
     def act_hero_commit(self, s: State, kind: int) -> None:
         """Combat: one Power card of ``kind`` played face up (its icon acts at once)."""
         h = s.actor - 1
-        s.h_hand[h][kind] -= 1
+        self._hero_card_out(s, h, kind)
         s.cb_hcards.append(kind)
         ic = self.icon[kind]
         if ic == ICON_F:
@@ -1036,7 +1061,7 @@ class MythsgateRules(RulesBase):
     def act_hero_discard(self, s: State, kind: int) -> None:
         """End of the League's turn: one Power card of ``kind`` discarded (down to the hand maximum)."""
         h = s.actor - 1
-        s.h_hand[h][kind] -= 1
+        self._hero_card_out(s, h, kind)
         s.power_discard.append(kind)
         s.phase = -1
 
@@ -1171,6 +1196,7 @@ class MythsgateRules(RulesBase):
                 if got < DRAW_ICON_CARDS and self.gd.invoker_cards[c].rune <= s.gems:
                     s.inv_aside.remove(c)
                     s.inv_hand.append(c)
+                    self._inv_hand_public(s, c)  # taken from the face-up set-aside cards
                     got += 1
             s.inv_hand.sort()
             self._inv_draw_cards(s, DRAW_ICON_CARDS - got)
@@ -1185,6 +1211,7 @@ class MythsgateRules(RulesBase):
         hc = s.cb_hcards
         if hc and self.chars[h] == BEOWULF:
             s.h_hand[h][hc[-1]] += 1
+            s.h_known[h][hc[-1]] += 1  # it was face up
             hc = hc[:-1]
         s.power_discard.extend(hc)
         s.power_discard.extend(s.cb_icards)
@@ -1308,11 +1335,18 @@ class MythsgateRules(RulesBase):
             return
         s.turn_side = LEAGUE
         s.h_done = [0] * self.k
+        s.h_order = []  # agreed anew before each League turn
         s.cur_hero = -1
         s.phase = -1
 
     def _next_hero(self, s: State) -> None:
         left = [h for h in range(self.k) if not s.h_done[h]]
+        unordered = [h for h in left if h not in s.h_order]
+        if len(unordered) == 1:  # the last place of the order needs no choice
+            s.h_order.append(unordered[0])
+        elif unordered:  # "agreeing beforehand on the turn order": hero_0 speaks for the League
+            s.phase, s.actor = P_CHOOSE, 1
+            return
         if not left:
             # end of the League's turn: discard down to the hand maximum, then a new round
             for h in range(self.k):
@@ -1320,10 +1354,8 @@ class MythsgateRules(RulesBase):
                     s.phase, s.actor = P_DISCARD, 1 + h
                     return
             self._end_round(s)
-        elif len(left) == 1:
-            self._start_hero_turn(s, left[0])
         else:
-            s.phase, s.actor = P_CHOOSE, 1 + left[0]
+            self._start_hero_turn(s, next(h for h in s.h_order if not s.h_done[h]))
 
     def _start_hero_turn(self, s: State, h: int) -> None:
         s.cur_hero = h
@@ -1369,9 +1401,15 @@ class MythsgateRules(RulesBase):
         check_ints(s.h_space, k, -1, S - 1, "h_space")
         check_ints(s.h_lives, k, 0, gd.hero_lives_max, "h_lives")
         check_rows(s.h_hand, k, K, 0, 48, "h_hand")
+        check_rows(s.h_known, k, K, 0, 48, "h_known")
+        req(all(s.h_known[h][kk] <= s.h_hand[h][kk] for h in range(k) for kk in range(K)), "h_known holds a card not in the hand")
+        check_ints(s.inv_hand_known, None, 0, NI - 1, "inv_hand_known")
+        req(s.inv_hand_known == sorted(s.inv_hand_known) and all(c in s.inv_hand for c in s.inv_hand_known), "inv_hand_known must be sorted cards of the hand")
         check_rows(s.h_mats, k, M, 0, 52, "h_mats")
         check_rows(s.h_armour, k, 4, 0, 1, "h_armour")
         check_rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
+        check_ints(s.h_order, None, 0, k - 1, "h_order")
+        req(len(set(s.h_order)) == len(s.h_order), "h_order names a hero twice")
         for name in ("h_done", "h_boots"):
             check_ints(getattr(s, name), k, 0, 1, name)
         for name in ("h_round_f", "h_round_p", "h_chain"):
@@ -1501,13 +1539,15 @@ class MythsgateRules(RulesBase):
         fixed = deck[len(deck) - keep:] if keep else []
         pool = deck[: len(deck) - keep]
         if observer == 0:
-            sizes = [sum(c.h_hand[h]) for h in range(k)]
+            # a hero's cards whose place is public (its starting hand, cards played face up and
+            # recovered, cards he saw drawn) stay; only the others are redrawn
+            sizes = [sum(c.h_hand[h]) - sum(c.h_known[h]) for h in range(k)]
             for h in range(k):
                 for kk in range(self.K):
-                    pool.extend([kk] * c.h_hand[h][kk])
+                    pool.extend([kk] * (c.h_hand[h][kk] - c.h_known[h][kk]))
             pool = [pool[i] for i in rng.permutation(len(pool))]
             for h in range(k):
-                hand = [0] * self.K
+                hand = list(c.h_known[h])
                 for _ in range(sizes[h]):
                     hand[pool.pop()] += 1
                 c.h_hand[h] = hand
@@ -1516,10 +1556,12 @@ class MythsgateRules(RulesBase):
             pool.extend(c.cb_kview)
             pool = [pool[i] for i in rng.permutation(len(pool))]
             c.cb_kview = [pool.pop() for _ in range(nview)]
-            ip = c.inv_hand + c.inv_deck
+            # the cards the League saw go into his hand stay there; the rest of hand and deck is redrawn
+            known = c.inv_hand_known
+            ip = [x for x in c.inv_hand if x not in known] + c.inv_deck
             ip = [ip[i] for i in rng.permutation(len(ip))]
-            n = len(c.inv_hand)
-            c.inv_hand = sorted(ip[:n])
+            n = len(c.inv_hand) - len(known)
+            c.inv_hand = sorted(known + ip[:n])
             c.inv_deck = ip[n:]
         c.power_deck = pool + fixed
         if observer != 0 and c.inv_known > len(pool) + len(fixed):
