@@ -9,6 +9,8 @@ action.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.mythsgate.actions import NUM_MINIONS
@@ -39,12 +41,15 @@ from mythzoo.envs.mythsgate.rules import (
     MythsgateRules,
 )
 
-GD = load_data()
+# The rules are tested on a fixed data set (the shipped map; the cards and character boards the
+# scenarios were written for), so that tuning the designed numbers never rewrites a rule's test.
+RULES_DATA = Path(__file__).resolve().parent / "data" / "mythsgate_rules"
+GD = load_data(RULES_DATA)
 SP = {n: i for i, n in enumerate(GD.space_names)}
-INN_T, MARKET, PC_T, SQUARE = SP["Town Inn"], SP["Market"], SP["Town Power Centre"], SP["Town Square"]
+INN_T, MARKET, PC_T = SP["Town Inn"], SP["Market"], SP["Town Power Centre"]
 FORGE_M, PC_M, WSHAFT, ESHAFT = SP["Mine Forge"], SP["Mine Power Centre"], SP["West Shaft"], SP["East Shaft"]
 INN_F, GLADE, FORGE_F, PC_F = SP["Forest Inn"], SP["Glade"], SP["Forest Forge"], SP["Forest Power Centre"]
-PORTAL, GATE, HALL, TREASURE = SP["Portal"], SP["Gatehouse"], SP["Great Hall"], SP["Treasure Chamber"]
+PORTAL, BRIDGEHEAD, GATE, HALL, TREASURE = SP["Portal"], SP["Castle Bridgehead"], SP["Gatehouse"], SP["Great Hall"], SP["Treasure Chamber"]
 MAT = {n: i for i, n in enumerate(GD.materials)}
 WOOD, STONE, IRON, LEATHER, CRYSTAL, GOLD, MITHRIL = (MAT[x] for x in ("wood", "stone", "iron", "leather", "crystal", "gold", "mithril"))
 
@@ -246,7 +251,7 @@ def test_setup_A_board_four_quadrants_with_locations() -> None:
     kinds = [GD.kind[i] for i in range(GD.num_spaces)]
     assert kinds.count("inn") == 2 and GD.quadrant[INN_T] == 0 and GD.quadrant[INN_F] == 2
     assert kinds.count("market") == 1 and kinds.count("forge") >= 1 and kinds.count("power_centre") >= 1
-    assert GD.castle[PORTAL] and GD.castle[TREASURE]
+    assert GD.castle[TREASURE] and GD.quadrant[PORTAL] == 0
 
 
 def test_setup_B_location_decks_shuffled_in_their_places() -> None:
@@ -419,13 +424,13 @@ def test_invoker_may_repeat_the_same_action() -> None:
     T.inv_do("move_minions")
     T.inv_do("place", MARKET)
     T.inv_do("move_minions")
-    T.inv_do("place", SQUARE)
-    assert T.s.m_space[HIPPO] == SQUARE and T.s.inv_left == 1
+    T.inv_do("place", INN_T)
+    assert T.s.m_space[HIPPO] == INN_T and T.s.inv_left == 1
 
 
 def test_invoker_move_all_minions_in_play_one_decision_each() -> None:
     T = Table(1)
-    T.minion(HIPPO, INN_T).minion(CYCLOPS, PORTAL).minion(HYDRA, FORGE_F)
+    T.minion(HIPPO, INN_T).minion(CYCLOPS, GLADE).minion(HYDRA, FORGE_F)
     T.inv_do("move_minions")
     order = [m for m in range(NUM_MINIONS) if T.s.m_space[m] >= 0]
     for m in order:
@@ -433,15 +438,15 @@ def test_invoker_move_all_minions_in_play_one_decision_each() -> None:
         cands = T.legal("place")
         assert cands == [x for x in GD.adj[T.s.m_space[m]] if not GD.castle[x]]
         T.inv_do("place", cands[-1])
-    assert T.s.m_space[HIPPO] in GD.adj[INN_T] and T.s.m_space[CYCLOPS] in (WSHAFT, ESHAFT, GLADE, PC_F)
+    assert T.s.m_space[HIPPO] in GD.adj[INN_T] and T.s.m_space[CYCLOPS] in (PC_T, INN_T, INN_F, PC_F)
 
 
 def test_minions_never_enter_the_castle() -> None:
     T = Table(1)
-    T.minion(HIPPO, PORTAL)
+    T.minion(HIPPO, GLADE)
     T.inv_do("move_minions")
-    assert set(T.legal("place")) == {WSHAFT, ESHAFT, GLADE, PC_F}, "from the Portal only out of the Castle"
-    T.inv_do("place", WSHAFT)
+    assert set(T.legal("place")) == {PC_T, INN_T, INN_F, PC_F}, "from the Glade only out of the Castle (not its bridge to it)"
+    T.inv_do("place", PC_F)
     T.inv_do("ability", HIPPO)
     assert not any(GD.castle[x] for x in T.legal("place"))
 
@@ -655,7 +660,7 @@ def test_hero_actions_up_to_its_level() -> None:
     T.minion(HIPPO, PC_F)
     T.inv_do("end_turn")
     assert T.s.h_left == GD.heroes[HOOD].boots == 3
-    for x in (MARKET, SQUARE, MARKET):
+    for x in (MARKET, INN_T, MARKET):
         T.hero_do("move", x)
     assert T.s.turn_side == INVOKER, "after its level's actions the hero's turn ends"
 
@@ -671,17 +676,17 @@ def test_hero_may_pass_before_using_all_actions() -> None:
 
 def test_hero_move_along_right_angle_paths() -> None:
     T = Table(1).hero_turn(0)
-    T.hero(0, INN_T)
+    T.hero(0, PORTAL)
     assert set(T.legal("move")) == {MARKET, PC_T}, "no diagonal inside a quadrant"
 
 
 def test_hero_move_bridge_four_spaces_mutually_adjacent() -> None:
     T = Table(1).hero_turn(0)
-    T.hero(0, SQUARE)
+    T.hero(0, INN_T)
     assert set(T.legal("move")) == {MARKET, PC_T, FORGE_M, WSHAFT, INN_F, GLADE}
     T.hero(0, GLADE)
-    assert {PORTAL, HALL, PC_F, SQUARE, PC_T}.issubset(T.legal("move")), "two bridges touch the Glade"
-    T.hero(0, INN_T)
+    assert {BRIDGEHEAD, HALL, PC_F, INN_T, PC_T}.issubset(T.legal("move")), "two bridges touch the Glade"
+    T.hero(0, PORTAL)
     assert FORGE_M not in T.legal("move"), "changing quadrant needs a bridge"
 
 
@@ -1165,8 +1170,55 @@ def test_league_wins_when_the_invoker_has_no_minions_in_play() -> None:
 
 def test_assumption_league_wins_if_no_minion_in_play_at_the_end_of_the_invoker_turn() -> None:
     T = Table(2)
+    T.s.inv_discard += [c for c in T.s.inv_hand if GD.invoker_cards[c].minion]  # a hand he cannot invoke from
+    T.s.inv_hand = [c for c in T.s.inv_hand if not GD.invoker_cards[c].minion]
+    T.check()
     T.inv_do("end_turn")
     assert T.s.over and T.s.winner == 1
+
+
+def test_assumption_the_invoker_must_invoke_on_his_first_turn() -> None:
+    """The one-move loss: with seed 0 and 2 heroes, ending the first turn without a minion is not legal."""
+    T = Table(2)
+    assert T.s.turn_side == INVOKER and T.s.round == 0 and not any(x >= 0 for x in T.s.m_space)
+    assert T.legal("invoke") and not T.can("end_turn"), "no minion in play yet: he must invoke"
+    T.inv_do("invoke", T.legal("invoke")[0])
+    assert T.can("end_turn")
+    T.inv_do("end_turn")
+    assert not T.s.over and T.s.turn_side == LEAGUE
+
+
+def test_portal_lies_outside_the_castle_and_minions_never_enter_it() -> None:
+    """"Minions cannot enter the Castle region": they appear on and return to a Portal outside it."""
+    assert not GD.castle[PORTAL] and not GD.castle_adjacent[PORTAL]
+    T = Table(1)
+    T.inv_do("invoke", T.legal("invoke")[0])
+    m = next(x for x in range(NUM_MINIONS) if T.s.m_space[x] >= 0)
+    assert T.s.m_space[m] == PORTAL and not GD.castle[T.s.m_space[m]]
+
+
+def test_sacrificed_minion_returns_to_a_portal_two_moves_from_every_sacrifice_space() -> None:
+    """"Return the sacrificed minions to the portal space": the way back costs Move actions."""
+    T = Table(1)
+    T.minion(CYCLOPS, WSHAFT)
+    T.inv_do("end_turn")
+    T.hero_do("end_turn")
+    T.inv_do("sacrifice", CYCLOPS)
+    assert T.s.m_space[CYCLOPS] == PORTAL
+    moves, frontier = 0, {PORTAL}
+    while not any(GD.castle_adjacent[x] for x in frontier):  # Move actions until a sacrifice space is reachable
+        frontier = {y for x in frontier for y in GD.adj[x] if not GD.castle[y]}
+        moves += 1
+    assert moves >= 2
+
+
+def test_assumption_invoker_starting_hand_holds_two_minions() -> None:
+    from mythzoo.envs.mythsgate.gamedata import load_data as load
+
+    shipped = load()
+    for seed in range(20):
+        s = MythsgateRules(shipped, 2).initial_state(seed)
+        assert sum(shipped.invoker_cards[c].minion for c in s.inv_hand) >= shipped.inv_starting_minions == 2
 
 
 # ============================================================================ hero abilities
