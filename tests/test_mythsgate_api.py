@@ -72,7 +72,7 @@ def test_resample_hidden_is_seeded_and_keeps_the_own_view() -> None:
 def test_team_rewards_zero_sum_and_shared_by_the_heroes(num_heroes: int) -> None:
     e = mythsgate_v0.env(num_heroes=num_heroes)
     winners = set()
-    for seed in range(6):
+    for seed in range(30):  # random play draws often (a random Invoker rarely brings minions to the Castle)
         traj = play(e, seed=seed, policy_seed=seed)
         final = {t[0]: t[1] for t in traj if len(t) == 4}
         assert set(final) == set(e.possible_agents)
