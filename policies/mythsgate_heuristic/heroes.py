@@ -2,7 +2,7 @@
 
 Fight a minion it likely beats (most eagerly those next to the Castle and those it kills), walk to
 one it can reach and beat this turn, draw at Power Centres, rest at inns, forge armour, trade at the
-market toward a forge cost, explore for materials, or wait at the Portal. In a combat: the cards
+market toward a forge cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
 that raise its chance of winning most (``_plan``); a beaten minion is pushed far from the Castle.
 """
 
