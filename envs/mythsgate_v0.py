@@ -1,5 +1,5 @@
-"""Mythsgate, version 0: ``env()`` (standard wrapper behaviour) and ``raw_env`` (raises on illegal actions)."""
+"""Retired: ``mythsgate_v1`` replaced version 0 (rules, observations or rewards changed); importing this raises."""
 
-from mythzoo.envs.mythsgate.env import env, raw_env
+from mythzoo.envs.core.errors import RetiredEnvError
 
-__all__ = ["env", "raw_env"]
+raise ImportError(str(RetiredEnvError("mythsgate_v0", "mythsgate_v1")))

@@ -26,7 +26,7 @@ from mythzoo.evaluation import (
 )
 from mythzoo.envs import spec
 
-GATE = "mythsgate_v0"
+GATE = "mythsgate_v1"
 INN = "mythwind_innkeeper_v1"
 
 
@@ -199,7 +199,7 @@ def _always(choice: str = "1"):
 def test_play_a_hero_seat_and_a_solo_campaign_and_replay_them(tmp_path: Path) -> None:
     out = io.StringIO()
     save = tmp_path / "hero.json"
-    rc = play_cli.main(["play", "mythsgate", "--role", "hero", "--vs", "invoker:random", "hero:random", "--seed", "3", "--save", str(save)],
+    rc = play_cli.main(["play", "mythsgate", "--role", "hero", "--vs", "invoker:random", "hero:random", "--seed", "5", "--save", str(save)],
                        input_fn=_always(), out=out)
     text = out.getvalue()
     assert rc == 0 and "You are hero_0 (seat 1, role hero)" in text and "Your side (hero)" in text

@@ -9,6 +9,8 @@ action.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.mythsgate.actions import NUM_MINIONS
@@ -39,12 +41,15 @@ from mythzoo.envs.mythsgate.rules import (
     MythsgateRules,
 )
 
-GD = load_data()
+# The rules are tested on a fixed data set (the shipped map; the cards and character boards the
+# scenarios were written for), so that tuning the designed numbers never rewrites a rule's test.
+RULES_DATA = Path(__file__).resolve().parent / "data" / "mythsgate_rules"
+GD = load_data(RULES_DATA)
 SP = {n: i for i, n in enumerate(GD.space_names)}
-INN_T, MARKET, PC_T, SQUARE = SP["Town Inn"], SP["Market"], SP["Town Power Centre"], SP["Town Square"]
+INN_T, MARKET, PC_T = SP["Town Inn"], SP["Market"], SP["Town Power Centre"]
 FORGE_M, PC_M, WSHAFT, ESHAFT = SP["Mine Forge"], SP["Mine Power Centre"], SP["West Shaft"], SP["East Shaft"]
 INN_F, GLADE, FORGE_F, PC_F = SP["Forest Inn"], SP["Glade"], SP["Forest Forge"], SP["Forest Power Centre"]
-PORTAL, GATE, HALL, TREASURE = SP["Portal"], SP["Gatehouse"], SP["Great Hall"], SP["Treasure Chamber"]
+PORTAL, BRIDGEHEAD, GATE, HALL, TREASURE = SP["Portal"], SP["Castle Bridgehead"], SP["Gatehouse"], SP["Great Hall"], SP["Treasure Chamber"]
 MAT = {n: i for i, n in enumerate(GD.materials)}
 WOOD, STONE, IRON, LEATHER, CRYSTAL, GOLD, MITHRIL = (MAT[x] for x in ("wood", "stone", "iron", "leather", "crystal", "gold", "mithril"))
 
@@ -111,7 +116,7 @@ class Table:
     def minion(self, m: int, space: int, lives: int | None = None) -> Table:
         """Put minion ``m`` in play on ``space`` (its card from wherever it is, lives from the supply)."""
         s, c = self.s, GD.minion_cards[m]
-        for pile in (s.inv_hand, s.inv_deck, s.inv_discard, s.inv_aside):
+        for pile in (s.inv_hand, s.inv_deck, s.inv_discard, s.inv_aside, s.inv_removed):
             if c in pile:
                 pile.remove(c)
         if s.m_space[m] >= 0:
@@ -155,6 +160,7 @@ class Table:
         s = self.s
         s.inv_deck[0:0] = s.inv_hand
         s.inv_hand = []
+        s.inv_hand_known = []
         self.check()
         return self
 
@@ -167,6 +173,7 @@ class Table:
         for h in range(self.R.k):
             if s.h_hand[h][kk]:
                 s.h_hand[h][kk] -= 1
+                s.h_known[h][kk] = min(s.h_known[h][kk], s.h_hand[h][kk])
                 return
         raise AssertionError(f"no Power card of kind {kk} left")
 
@@ -176,6 +183,7 @@ class Table:
         for kk, c in enumerate(s.h_hand[h]):
             s.power_discard.extend([kk] * c)
         s.h_hand[h] = [0] * self.R.K
+        s.h_known[h] = [0] * self.R.K
         for kk in kinds:
             self._pull_power(kk)
             s.h_hand[h][kk] += 1
@@ -243,7 +251,7 @@ def test_setup_A_board_four_quadrants_with_locations() -> None:
     kinds = [GD.kind[i] for i in range(GD.num_spaces)]
     assert kinds.count("inn") == 2 and GD.quadrant[INN_T] == 0 and GD.quadrant[INN_F] == 2
     assert kinds.count("market") == 1 and kinds.count("forge") >= 1 and kinds.count("power_centre") >= 1
-    assert GD.castle[PORTAL] and GD.castle[TREASURE]
+    assert GD.castle[TREASURE] and GD.quadrant[PORTAL] == 0
 
 
 def test_setup_B_location_decks_shuffled_in_their_places() -> None:
@@ -304,16 +312,32 @@ def test_round_invoker_then_league_in_the_order_it_chooses() -> None:
     T.inv_do("end_turn")
     assert T.s.turn_side == LEAGUE and T.s.phase == P_CHOOSE and T.s.actor == 1
     assert T.legal("choose_hero") == [0, 1, 2]
-    T.hero_do("choose_hero", 2)  # hero_0 passes the turn to hero_2
-    assert T.s.cur_hero == 2 and T.s.actor == 3
-    T.hero_do("end_turn")
-    assert T.s.phase == P_CHOOSE and T.s.actor == 1 and T.legal("choose_hero") == [0, 1]
-    T.hero_do("choose_hero", 1)
-    assert T.s.cur_hero == 1
-    T.hero_do("end_turn")
-    assert T.s.cur_hero == 0, "the last hero plays without a choice"
-    T.hero_do("end_turn")
+    T.hero_do("choose_hero", 2)
+    T.hero_do("choose_hero", 0)
+    assert T.s.h_order == [2, 0, 1], "the last place needs no choice"
+    for h in (2, 0, 1):
+        assert T.s.cur_hero == h and T.s.phase == P_HERO_MAIN
+        T.hero_do("end_turn")
     assert T.s.round == 1 and T.s.turn_side == INVOKER and T.s.actor == 0
+
+
+def test_league_agrees_its_turn_order_beforehand() -> None:
+    T = Table(3)
+    T.minion(HIPPO, ESHAFT)
+    T.inv_do("end_turn")
+    T.hero_do("choose_hero", 1)
+    assert T.s.phase == P_CHOOSE and T.s.cur_hero == -1, "the whole order is agreed before any hero plays"
+    T.hero_do("choose_hero", 2)
+    assert T.s.h_order == [1, 2, 0] and T.s.cur_hero == 1
+    T.hero_do("end_turn")
+    assert T.s.phase == P_HERO_MAIN and T.s.cur_hero == 2, "no choice after a hero's turn: the agreed order goes on"
+    assert not T.legal("choose_hero", hero=True)
+    from mythzoo.envs.mythsgate.observation import MythsgateObserver
+
+    obs = MythsgateObserver(T.R, 30)
+    piece = obs.layout(2).by_name["turn_order"]
+    v = obs.observation(T.s, 2)[piece.offset: piece.offset + piece.size].reshape(piece.shape)  # hero_1: slot 0 is itself
+    assert [int(v[i].argmax()) for i in range(3)] == [0, 1, 2] and v.sum() == 3
 
 
 # ================================================================= the Great Invoker's turn
@@ -400,13 +424,13 @@ def test_invoker_may_repeat_the_same_action() -> None:
     T.inv_do("move_minions")
     T.inv_do("place", MARKET)
     T.inv_do("move_minions")
-    T.inv_do("place", SQUARE)
-    assert T.s.m_space[HIPPO] == SQUARE and T.s.inv_left == 1
+    T.inv_do("place", INN_T)
+    assert T.s.m_space[HIPPO] == INN_T and T.s.inv_left == 1
 
 
 def test_invoker_move_all_minions_in_play_one_decision_each() -> None:
     T = Table(1)
-    T.minion(HIPPO, INN_T).minion(CYCLOPS, PORTAL).minion(HYDRA, FORGE_F)
+    T.minion(HIPPO, INN_T).minion(CYCLOPS, GLADE).minion(HYDRA, FORGE_F)
     T.inv_do("move_minions")
     order = [m for m in range(NUM_MINIONS) if T.s.m_space[m] >= 0]
     for m in order:
@@ -414,15 +438,15 @@ def test_invoker_move_all_minions_in_play_one_decision_each() -> None:
         cands = T.legal("place")
         assert cands == [x for x in GD.adj[T.s.m_space[m]] if not GD.castle[x]]
         T.inv_do("place", cands[-1])
-    assert T.s.m_space[HIPPO] in GD.adj[INN_T] and T.s.m_space[CYCLOPS] in (WSHAFT, ESHAFT, GLADE, PC_F)
+    assert T.s.m_space[HIPPO] in GD.adj[INN_T] and T.s.m_space[CYCLOPS] in (PC_T, INN_T, INN_F, PC_F)
 
 
 def test_minions_never_enter_the_castle() -> None:
     T = Table(1)
-    T.minion(HIPPO, PORTAL)
+    T.minion(HIPPO, GLADE)
     T.inv_do("move_minions")
-    assert set(T.legal("place")) == {WSHAFT, ESHAFT, GLADE, PC_F}, "from the Portal only out of the Castle"
-    T.inv_do("place", WSHAFT)
+    assert set(T.legal("place")) == {PC_T, INN_T, INN_F, PC_F}, "from the Glade only out of the Castle (not its bridge to it)"
+    T.inv_do("place", PC_F)
     T.inv_do("ability", HIPPO)
     assert not any(GD.castle[x] for x in T.legal("place"))
 
@@ -467,6 +491,8 @@ def test_invoker_card_x3_x4_bans_power_cards_until_his_next_turn(value: int) -> 
     while T.s.turn_side != LEAGUE or T.s.phase != P_HERO_MAIN:
         T.R.apply(T.s, T.R.legal_actions(T.s)[-1])
     assert (T.s.ban3 if value == 3 else T.s.ban4) == 1
+    if T.s.h_lives[0] == 0:  # beaten to its last life: its next action must gain one
+        T.hero_do("rest")
     T.hero_do("end_turn")
     while T.s.phase == P_DISCARD:
         T.R.apply(T.s, T.R.legal_actions(T.s)[0])
@@ -526,7 +552,9 @@ def test_phoenix_takes_the_phoenix_card_back_from_the_discard_once_per_game() ->
     T.check()
     T.inv_do("ability", PHOENIX)
     assert GD.minion_cards[other] in T.s.inv_hand and T.s.phoenix_used == 1
+    assert T.s.inv_hand_known == [GD.minion_cards[other]], "taken face up: its place is public"
     T.s.inv_hand.remove(GD.minion_cards[other])
+    T.s.inv_hand_known = []
     T.s.inv_discard.append(GD.minion_cards[other])
     T.check()
     assert not T.can("ability", PHOENIX), "once per game"
@@ -632,7 +660,7 @@ def test_hero_actions_up_to_its_level() -> None:
     T.minion(HIPPO, PC_F)
     T.inv_do("end_turn")
     assert T.s.h_left == GD.heroes[HOOD].boots == 3
-    for x in (MARKET, SQUARE, MARKET):
+    for x in (MARKET, INN_T, MARKET):
         T.hero_do("move", x)
     assert T.s.turn_side == INVOKER, "after its level's actions the hero's turn ends"
 
@@ -648,17 +676,17 @@ def test_hero_may_pass_before_using_all_actions() -> None:
 
 def test_hero_move_along_right_angle_paths() -> None:
     T = Table(1).hero_turn(0)
-    T.hero(0, INN_T)
+    T.hero(0, PORTAL)
     assert set(T.legal("move")) == {MARKET, PC_T}, "no diagonal inside a quadrant"
 
 
 def test_hero_move_bridge_four_spaces_mutually_adjacent() -> None:
     T = Table(1).hero_turn(0)
-    T.hero(0, SQUARE)
+    T.hero(0, INN_T)
     assert set(T.legal("move")) == {MARKET, PC_T, FORGE_M, WSHAFT, INN_F, GLADE}
     T.hero(0, GLADE)
-    assert {PORTAL, HALL, PC_F, SQUARE, PC_T}.issubset(T.legal("move")), "two bridges touch the Glade"
-    T.hero(0, INN_T)
+    assert {BRIDGEHEAD, HALL, PC_F, INN_T, PC_T}.issubset(T.legal("move")), "two bridges touch the Glade"
+    T.hero(0, PORTAL)
     assert FORGE_M not in T.legal("move"), "changing quadrant needs a bridge"
 
 
@@ -738,6 +766,36 @@ def test_explore_minion_encounter_starts_a_combat_defending_the_space() -> None:
     assert T.s.h_mats[0] == list(loot) and enc in T.s.loc_discard[0], "won: its materials; the encounter card is discarded"
 
 
+def test_encounter_cards_icons_act_for_the_encounter_not_the_invoker() -> None:
+    T = Table(1).hero_turn(0)
+    enc = 12  # a Town encounter: Strength 2, Power 2
+    assert GD.location_cards[enc].kind == 2 and GD.location_cards[enc].power == 2
+    T.stack_location(0, enc)
+    T.hand(0, kind(4), kind(1, 3))
+    T.s.inv_round_f, T.s.inv_round_p = 2, 1  # the Invoker's round bonuses do not help the realm's monster
+    T.check()
+    T.hero_do("explore")
+    assert T.R.combat_totals(T.s)[1] == GD.location_cards[enc].strength and T.R.invoker_draws(T.s) == 2
+    T.hero_do("commit", kind(1, 3))  # the hero's Chains binds the encounter it fights, not the Invoker
+    assert T.s.inv_chain == 0 and T.R.invoker_draws(T.s) == 1
+    T.hero_do("commit", kind(4))
+    T.stack_power(kind(1, 4))  # a Draw icon for the encounter: it has no Great Invoker deck
+    hand, aside = list(T.s.inv_hand), list(T.s.inv_aside)
+    T.hero_do("fight")
+    T.inv_do("draw")
+    assert T.s.inv_hand == hand and T.s.inv_aside == aside, "the Draw icon gives the Invoker nothing"
+    # a +2F icon drawn for an encounter counts in that combat only, never for the Invoker's minions
+    T2 = Table(1).hero_turn(0)
+    T2.stack_location(0, enc)
+    T2.hand(0, kind(1))
+    T2.hero_do("explore")
+    T2.hero_do("commit", kind(1))
+    T2.stack_power(kind(1, 1), kind(1))
+    T2.hero_do("fight")
+    T2.inv_do("draw")
+    assert T2.s.h_lives[0] == 0 and T2.s.inv_round_f == 0, "+2F acted for the encounter in its combat, not for the Invoker"
+
+
 def test_explore_no_cards_in_the_castle() -> None:
     T = Table(1).hero_turn(0)
     T.hero(0, HALL)
@@ -755,6 +813,31 @@ def test_explore_last_card_of_a_deck_reshuffles_its_discard_pile() -> None:
     T.hero(0, INN_F)
     T.hero_do("explore")
     assert len(s.loc_deck[2]) == 13 and s.loc_discard[2] == [last], "the drawn card is discarded after the reshuffle"
+
+
+def test_drawing_the_last_power_card_reshuffles_its_discard_pile_at_once() -> None:
+    T = Table(1).hero_turn(0)
+    s = T.s
+    T.hero(0, PC_T)
+    s.power_discard.extend(s.power_deck[:-3])
+    del s.power_deck[:-3]  # three cards left: the Power Centre draws the last one
+    T.check()
+    n = len(s.power_discard)
+    T.hero_do("power_centre")
+    assert len(s.power_deck) == n and s.power_discard == [], "the discard pile became the deck as the last card was drawn"
+
+
+def test_drawing_the_last_invoker_card_reshuffles_his_discard_pile_at_once() -> None:
+    T = Table(1)
+    s = T.s
+    T.minion(HIPPO, INN_F)
+    s.inv_discard.extend(s.inv_deck[1:])
+    del s.inv_deck[1:]  # one card left: his draw at the start of his turn takes it
+    T.check()
+    n = len(s.inv_discard)
+    T.inv_do("end_turn")
+    T.hero_do("end_turn")
+    assert s.turn_side == INVOKER and len(s.inv_deck) == n and s.inv_discard == [], "the deck was rebuilt at once"
 
 
 def test_trade_with_a_hero_on_the_same_space() -> None:
@@ -910,7 +993,33 @@ def test_combat_minion_last_life_removed_from_the_game() -> None:
     T = Table(1)
     T.minion(HIPPO, INN_T, lives=1).minion(CYCLOPS, INN_F)
     _fight(T, HIPPO, 0, [kind(4), kind(4)], [kind(1)])
-    assert T.s.m_space[HIPPO] == -1 and GD.minion_cards[HIPPO] in T.s.inv_discard
+    assert T.s.m_space[HIPPO] == -1 and GD.minion_cards[HIPPO] in T.s.inv_removed
+
+
+def test_killed_minion_is_removed_from_the_game() -> None:
+    T = Table(1)
+    card = GD.minion_cards[HIPPO]
+    T.minion(HIPPO, INN_T, lives=1).minion(CYCLOPS, INN_F)
+    _fight(T, HIPPO, 0, [kind(4), kind(4)], [kind(1)])
+    s = T.s
+    assert s.inv_removed == [card] and card not in s.inv_discard + s.inv_deck + s.inv_hand
+    T.inv_do("decline")  # no marker advance; the removed card stays out of every pile
+    assert s.inv_removed == [card] and card not in s.inv_discard + s.inv_deck + s.inv_hand
+    # both roles' observations show it removed
+    from mythzoo.envs.mythsgate.observation import MythsgateObserver
+
+    obs = MythsgateObserver(T.R, 30)
+    for seat in (0, 1):
+        piece = obs.layout(seat).by_name["invoker_cards"]
+        v = obs.observation(s, seat)[piece.offset: piece.offset + piece.size].reshape(piece.shape)
+        assert v[card, piece.axes[1].index("removed")] == 1.0 and v[card].sum() == 1.0
+
+
+def test_killed_phoenix_goes_to_the_discard_pile_for_the_other_phoenix() -> None:
+    T = Table(1)
+    T.minion(PHOENIX, INN_T, lives=1).minion(CYCLOPS, INN_F)
+    _fight(T, PHOENIX, 0, [kind(4), kind(4)], [kind(1)])
+    assert GD.minion_cards[PHOENIX] in T.s.inv_discard and T.s.inv_removed == []
 
 
 def test_combat_invoker_wins_may_flip_an_ability_token() -> None:
@@ -1011,7 +1120,9 @@ def test_combat_hero_without_life_goes_to_an_inn_and_ends_its_turn() -> None:
 def test_combat_hero_without_life_must_use_next_action_to_gain_a_life() -> None:
     T = Table(1)
     T.hero(0, INN_F, lives=0).hero_turn(0)
-    assert set(T.R.legal_actions(T.s)) == {T.R.H_REST, T.R.H_END}
+    assert T.R.legal_actions(T.s) == [T.R.H_REST], "its next action must gain a life: no pass, no other action"
+    with pytest.raises(IllegalActionError):
+        T.hero_do("end_turn")
     T.hero_do("rest")
     assert T.s.h_lives[0] == 1 and T.can("move", GLADE)
     T2 = Table(2)
@@ -1059,8 +1170,55 @@ def test_league_wins_when_the_invoker_has_no_minions_in_play() -> None:
 
 def test_assumption_league_wins_if_no_minion_in_play_at_the_end_of_the_invoker_turn() -> None:
     T = Table(2)
+    T.s.inv_discard += [c for c in T.s.inv_hand if GD.invoker_cards[c].minion]  # a hand he cannot invoke from
+    T.s.inv_hand = [c for c in T.s.inv_hand if not GD.invoker_cards[c].minion]
+    T.check()
     T.inv_do("end_turn")
     assert T.s.over and T.s.winner == 1
+
+
+def test_assumption_the_invoker_must_invoke_on_his_first_turn() -> None:
+    """The one-move loss: with seed 0 and 2 heroes, ending the first turn without a minion is not legal."""
+    T = Table(2)
+    assert T.s.turn_side == INVOKER and T.s.round == 0 and not any(x >= 0 for x in T.s.m_space)
+    assert T.legal("invoke") and not T.can("end_turn"), "no minion in play yet: he must invoke"
+    T.inv_do("invoke", T.legal("invoke")[0])
+    assert T.can("end_turn")
+    T.inv_do("end_turn")
+    assert not T.s.over and T.s.turn_side == LEAGUE
+
+
+def test_portal_lies_outside_the_castle_and_minions_never_enter_it() -> None:
+    """"Minions cannot enter the Castle region": they appear on and return to a Portal outside it."""
+    assert not GD.castle[PORTAL] and not GD.castle_adjacent[PORTAL]
+    T = Table(1)
+    T.inv_do("invoke", T.legal("invoke")[0])
+    m = next(x for x in range(NUM_MINIONS) if T.s.m_space[x] >= 0)
+    assert T.s.m_space[m] == PORTAL and not GD.castle[T.s.m_space[m]]
+
+
+def test_sacrificed_minion_returns_to_a_portal_two_moves_from_every_sacrifice_space() -> None:
+    """"Return the sacrificed minions to the portal space": the way back costs Move actions."""
+    T = Table(1)
+    T.minion(CYCLOPS, WSHAFT)
+    T.inv_do("end_turn")
+    T.hero_do("end_turn")
+    T.inv_do("sacrifice", CYCLOPS)
+    assert T.s.m_space[CYCLOPS] == PORTAL
+    moves, frontier = 0, {PORTAL}
+    while not any(GD.castle_adjacent[x] for x in frontier):  # Move actions until a sacrifice space is reachable
+        frontier = {y for x in frontier for y in GD.adj[x] if not GD.castle[y]}
+        moves += 1
+    assert moves >= 2
+
+
+def test_assumption_invoker_starting_hand_holds_two_minions() -> None:
+    from mythzoo.envs.mythsgate.gamedata import load_data as load
+
+    shipped = load()
+    for seed in range(20):
+        s = MythsgateRules(shipped, 2).initial_state(seed)
+        assert sum(shipped.invoker_cards[c].minion for c in s.inv_hand) >= shipped.inv_starting_minions == 2
 
 
 # ============================================================================ hero abilities
@@ -1086,7 +1244,17 @@ def test_pwyll_takes_two_encounter_cards_and_chooses_one() -> None:
     assert T.s.phase == P_PWYLL and T.s.pw_cards == [a, b]
     T.hero_do("pick_card", 1)
     assert T.s.h_mats[0][IRON] == 1 and T.s.h_mats[0][WOOD] == 0 and a in T.s.loc_discard[0]
-    assert T.s.h_left == GD.heroes[PWYLL].boots - 1
+
+
+def test_pwyll_plays_the_chosen_card_with_its_next_action() -> None:
+    T = Table(1, characters=[PWYLL]).hero_turn(0, actions=3)
+    a, b = T.loc_cards(0, 0, material=WOOD)[0], T.loc_cards(0, 0, material=IRON)[0]
+    T.stack_location(0, a, b)
+    T.hero_do("explore_two")
+    T.hero_do("pick_card", 0)
+    assert T.s.h_left == 1 and T.s.h_taken == 2, "taking the two cards is one action, playing the chosen one the next"
+    T2 = Table(1, characters=[PWYLL]).hero_turn(0, actions=1)
+    assert not T2.can("explore_two") and T2.can("explore"), "with one action left there is no next action to play it"
 
 
 def test_beowulf_recovers_the_last_power_card_played() -> None:
@@ -1145,3 +1313,36 @@ def test_assumption_every_component_conserved_by_validate() -> None:
     T.s.inv_deck.remove(GD.minion_cards[HIPPO]) if GD.minion_cards[HIPPO] in T.s.inv_deck else T.s.inv_hand.remove(GD.minion_cards[HIPPO])
     with pytest.raises(ValueError, match="inside the Castle"):
         T.R.validate(T.s)
+
+
+# ============================================================================ hidden information
+def test_resample_hidden_keeps_every_card_whose_place_is_public() -> None:
+    T = Table(2, characters=[BEOWULF, HOOD])
+    s, R = T.s, T.R
+    start = list(s.h_hand[1])  # Setup E: hero 1's starting hand is public and untouched so far
+    # a rune card publicly drawn from the set-aside cards by a Draw icon is in his hand for the League
+    T.minion(CYCLOPS, INN_T).hero(0, INN_T, lives=2)
+    _fight(T, CYCLOPS, 0, [kind(1)], [kind(1, 4)])
+    rune = [c for c in s.inv_hand if GD.invoker_cards[c].rune == 0]
+    assert rune and s.inv_hand_known == rune
+    # Beowulf's recovered card was face up: the Invoker knows it is in his hand
+    assert s.h_known[0][kind(1)] == 1
+    for seed in range(40):
+        inv = R.resample_hidden(s, 0, seed)
+        assert inv.h_hand[1] == start, "the starting hand stays for the Invoker"
+        assert inv.h_hand[0][kind(1)] >= 1 and sum(inv.h_hand[0]) == sum(s.h_hand[0])
+        assert inv.inv_hand == s.inv_hand and inv.inv_discard == s.inv_discard and inv.power_discard == s.power_discard
+        league = R.resample_hidden(s, 1, seed)
+        assert set(rune) <= set(league.inv_hand), "a card publicly drawn from the set-aside cards stays in his hand"
+        assert league.h_hand == s.h_hand and league.inv_aside == s.inv_aside and league.inv_discard == s.inv_discard
+        assert len(league.inv_hand) == len(s.inv_hand) and sorted(league.inv_hand + league.inv_deck) == sorted(s.inv_hand + s.inv_deck)
+    # and the observations show these places: the League sees the rune card in his hand, the Invoker the known hands
+    from mythzoo.envs.mythsgate.observation import MythsgateObserver
+
+    obs = MythsgateObserver(R, 30)
+    piece = obs.layout(1).by_name["invoker_cards"]
+    v = obs.observation(s, 1)[piece.offset: piece.offset + piece.size].reshape(piece.shape)
+    assert v[rune[0], piece.axes[1].index("hand")] == 1.0 and v[rune[0]].sum() == 1.0
+    piece = obs.layout(0).by_name["known_hands"]
+    v = obs.observation(s, 0)[piece.offset: piece.offset + piece.size].reshape(piece.shape)
+    assert list(v[1] * 3) == start and v[0][kind(1)] * 3 == 1.0

@@ -64,10 +64,10 @@ def build_hero_table(gd: GameData) -> ActionTable:
     mats = list(gd.materials)
     return ActionTable(
         [
-            ("choose_hero", rel, "League turn order: this hero (not yet played this round) plays next."),
+            ("choose_hero", rel, "League turn order, agreed before its turn (hero_0 chooses): this hero takes the next place."),
             ("move", spaces, "Action: move to this adjacent space (paths, bridges)."),
             ("explore", [""], "Action: draw the top card of your quadrant's location deck and resolve it."),
-            ("explore_two", [""], "Action (Pwyll): draw two location cards, resolve one of them (`pick_card`), discard the other."),
+            ("explore_two", [""], "Two actions (Pwyll): draw two location cards; his next action resolves one of them (`pick_card`), the other is discarded."),
             ("attack", [f"minion {m}" for m in range(NUM_MINIONS)], "Action: start a combat against this minion on your space."),
             ("rest", [""], "Action at an inn: take a life token (fewer than 2 lives)."),
             ("power_centre", [""], "Action at a Power Centre: draw 3 Power cards."),

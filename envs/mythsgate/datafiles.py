@@ -89,12 +89,12 @@ class MapFile(_Closed):
         castle = [s.quadrant == "castle" for s in self.spaces]
         adj = self.adjacency()
         portals, treasures = [i for i, x in enumerate(kinds) if x == "portal"], [i for i, x in enumerate(kinds) if x == "treasure"]
-        _check(len(portals) == 1 and castle[portals[0]], "exactly one 'portal' space, in the castle quadrant")
+        _check(len(portals) == 1 and not castle[portals[0]], "exactly one 'portal' space, outside the castle quadrant (minions never enter the Castle)")
         _check(len(treasures) == 1 and castle[treasures[0]], "exactly one 'treasure' space, in the castle quadrant")
         _check(kinds.count("inn") == 2, "exactly two inns")
         for i, x in enumerate(kinds):
             _check(x not in ("inn", "market", "forge", "power_centre") or not castle[i], f"{names[i]}: location spaces lie outside the castle")
-        _check(any(not castle[x] for x in adj[portals[0]]), "the portal must touch a space outside the castle (minions leave through it)")
+        _check(not any(castle[x] for x in adj[portals[0]]), "the portal must not touch the castle (a sacrifice sends the minion back to it: the way back must cost moves)")
         _check(any(not castle[i] and any(castle[x] for x in adj[i]) for i in range(len(names))), "some space outside the castle must be adjacent to it (sacrifices)")
         seen, todo = {0}, [0]
         while todo:
@@ -195,6 +195,7 @@ class Track(_Closed):
 
 class InvokerBoard(_Closed):
     starting_hand: _int(1, 8) = 4
+    starting_minions: _int(1, 4) = 1  # the starting hand is redealt until it holds this many minions
     draw_per_turn: _int(0, 3) = 1
     ability_tokens: list[str]
     tracks: list[Track]

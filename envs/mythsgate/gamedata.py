@@ -104,6 +104,7 @@ class GameData:
     hero_lives_max: int
     book_effect: tuple[int, int, int]  # yellow strength, red power, green boots
     inv_starting_hand: int
+    inv_starting_minions: int
     inv_draw_per_turn: int
     track_length: tuple[int, int]
     track_bonus_at: tuple[tuple[int, ...], tuple[int, ...]]
@@ -192,7 +193,7 @@ def parse_data(m: Any, ch: Any, cards: Any, source: str = "<data>") -> GameData:
         piece_amount=tuple(p.amount for p in chars.armour_pieces), heroes=heroes,
         hero_lives_start=chars.hero_lives.start, hero_lives_max=chars.hero_lives.max,
         book_effect=(chars.books.yellow.strength, chars.books.red.power, chars.books.green.boots),
-        inv_starting_hand=inv.starting_hand, inv_draw_per_turn=inv.draw_per_turn,
+        inv_starting_hand=inv.starting_hand, inv_starting_minions=min(inv.starting_minions, inv.starting_hand), inv_draw_per_turn=inv.draw_per_turn,
         track_length=(inv.tracks[0].length, inv.tracks[1].length),
         track_bonus_at=(tuple(sorted(inv.tracks[0].bonus_at)), tuple(sorted(inv.tracks[1].bonus_at))),
         power_kinds=tuple(kinds), power_counts=tuple(kcounts), starting_hand=tuple(start), power_centre_draw=cd.power_centre_draw,

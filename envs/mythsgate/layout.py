@@ -39,8 +39,8 @@ COMBAT_FIELDS = (
     "inv_draws", "yellow_used", "red_used", "fury_used", "dark_used", "kraken_view", "kraken_picks",
 )
 LOC_FIELDS_BASE = ("book_yellow", "book_red", "book_green", "encounter", "strength", "power", "deck_town", "deck_mine", "deck_forest")
-STATUS_HERO = ("in_play", "discard", "aside", "hidden")
-STATUS_INV = ("in_play", "discard", "aside", "hand", "deck")
+STATUS_HERO = ("in_play", "discard", "aside", "removed", "hand", "hidden")
+STATUS_INV = ("in_play", "discard", "aside", "removed", "hand", "deck")
 
 
 class MythsgateLayout:
@@ -83,14 +83,16 @@ class MythsgateLayout:
             ("place", (len(self.place_fields),), "A piece waiting to be placed: hero/minion, which hero slot or minion, and whether you place it.", [self.place_fields]),
             ("place_targets", (S,), "Spaces the waiting piece may go to.", [spaces]),
             ("pwyll_cards", (2, len(self.loc_fields)), "Pwyll's two location cards to choose from (face up).", [["card0", "card1"], self.loc_fields]),
+            ("turn_order", (MAX_HEROES, MAX_HEROES), "The League's turn order agreed this turn: per place, one-hot hero slot (zero while not agreed).", [[f"place{i}" for i in range(MAX_HEROES)], slots]),
         ]
         inv = common + [
-            ("invoker_cards", (len(cards), len(STATUS_INV)), "Each Great Invoker card: in play, discarded, set aside (rune), in your hand, in your deck.", [cards, STATUS_INV]),
+            ("invoker_cards", (len(cards), len(STATUS_INV)), "Each Great Invoker card: in play, discarded, set aside (rune), removed from the game (a killed minion), in your hand, in your deck.", [cards, STATUS_INV]),
+            ("known_hands", (MAX_HEROES, K), "Per hero: the Power cards you know are in its hand (/3): its starting hand, cards recovered face up, cards you saw drawn.", [slots, kinds]),
             ("known_top", (VIEW, K), "The top Power cards you have seen (Manticore), top first.", [[f"top{i}" for i in range(VIEW)], kinds]),
             ("kraken_view", (VIEW, K), "The Kraken's cards to choose from.", [[f"view{i}" for i in range(VIEW)], kinds]),
         ]
         hero = common + [
-            ("invoker_cards", (len(cards), len(STATUS_HERO)), "Each Great Invoker card: in play, discarded, set aside (rune), hidden (his hand or deck).", [cards, STATUS_HERO]),
+            ("invoker_cards", (len(cards), len(STATUS_HERO)), "Each Great Invoker card: in play, discarded, set aside (rune), removed from the game (a killed minion), in his hand (taken there in the open), hidden (his hand or deck).", [cards, STATUS_HERO]),
             ("team_hands", (MAX_HEROES, K), "The League's hands per hero slot (/3): the League shares its cards.", [slots, kinds]),
             ("hood_top", (K,), "Hood's look at the top Power card (zero without Hood).", [kinds]),
         ]

@@ -37,7 +37,7 @@ HAND_KEY = HERO_KEYS.index("h_hand")
 BOARD_KEYS = ("tokens", "tracks", "phoenix_used", "inv_round_f", "inv_round_p", "inv_chain", "balrog_bonus")
 MINION_KEYS = ("m_space", "m_lives", "m_f", "m_p")
 # ``invoker_cards`` and the Invoker's pile sizes: the minions in play (from the board) and these
-INV_CARD_KEYS = ("inv_discard", "inv_aside", "inv_hand", "inv_deck")
+INV_CARD_KEYS = ("inv_discard", "inv_aside", "inv_hand", "inv_deck", "inv_removed", "inv_hand_known")
 MARKET_KEYS = ("supply", "market")
 MEMO_LIMIT = 4096  # a memo is emptied when it grows past this (it is only a shortcut)
 ROW_PIECES = frozenset(("heroes", "team_hands"))  # written row by row (see _init_fast)
@@ -141,7 +141,7 @@ class MythsgateObserver:
         self.inv_card_size = [n * len(STATUS_INV), n * len(STATUS_HERO)]
         self.inv_card_at = [
             [[c * len(STATUS_INV) + STATUS_INV.index(st) for c in range(n)] for st in STATUS_INV],
-            [[c * len(STATUS_HERO) + STATUS_HERO.index(st) for c in range(n)] for st in ("in_play", "discard", "aside", "hidden", "hidden")],
+            [[c * len(STATUS_HERO) + STATUS_HERO.index(st) for c in range(n)] for st in ("in_play", "discard", "aside", "removed", "hidden", "hidden")],
         ]
         self.loc_bytes = [struct.pack(f"<{self.lw}f", *row) for row in self.loc_rows]
         self.book_color = [c.color for c in R.loc]
@@ -290,7 +290,8 @@ class MythsgateObserver:
         parts[sl.invoker_board] = self._c_board_block
         inplay = self._c_inplay
         c = self._c_inv  # the minions in play and INV_CARD_KEYS
-        if c is None or inplay != c[0] or s.inv_hand != c[3] or s.inv_deck != c[4] or s.inv_discard != c[1] or s.inv_aside != c[2]:
+        if (c is None or inplay != c[0] or s.inv_hand != c[3] or s.inv_deck != c[4] or s.inv_discard != c[1] or s.inv_aside != c[2]
+                or s.inv_removed != c[5] or s.inv_hand_known != c[6]):
             self._refresh_inv(s, inplay)
         invc = self._c_inv_blocks[role]
         if invc is None:
@@ -325,9 +326,16 @@ class MythsgateObserver:
             self._combat(s, parts, first)
         if s.pl:
             self._place(s, parts, seat, first)
+        if s.h_order:
+            v = [0.0] * (MAX_HEROES * MAX_HEROES)
+            for i, h in enumerate(s.h_order):
+                v[i * MAX_HEROES + (h - first) % k] = 1.0
+            parts[sl.turn_order] = _pack(tuple(v))
         if s.pw_cards:
             parts[sl.pwyll_cards] = b"".join([self.loc_bytes[x] for x in s.pw_cards])
         if role == 0:
+            known = s.h_known
+            parts[sl.known_hands] = b"".join([self._p_kinds.pack(*map(_THIRD, known[h])) for h in range(k)]) + bytes(4 * R.K * (MAX_HEROES - k))
             deck = s.power_deck
             n = s.inv_known
             if n and deck:
@@ -476,14 +484,14 @@ class MythsgateObserver:
 
     def _refresh_inv(self, s: State, inplay: tuple[int, ...]) -> None:
         """The Invoker's piles or the minions in play changed: both roles' ``invoker_cards``, the pile sizes."""
-        self._c_inv = (inplay, s.inv_discard[:], s.inv_aside[:], s.inv_hand[:], s.inv_deck[:])
+        self._c_inv = (inplay, s.inv_discard[:], s.inv_aside[:], s.inv_hand[:], s.inv_deck[:], s.inv_removed[:], s.inv_hand_known[:])
         self._c_inv_blocks = [None, None]  # packed per role when first needed
         self._c_inv_piles = self._p_inv_piles.pack(len(s.inv_hand) / 10.0, len(s.inv_deck) / 20.0, len(s.inv_discard) / 20.0, len(s.inv_aside) / 3.0)
 
     def _invoker_cards(self, s: State, role: int, inplay: tuple[int, ...]) -> bytes:
-        """Each Great Invoker card's status: in play / discarded / set aside, and hand / deck (the
+        """Each Great Invoker card's status: in play / discarded / set aside / removed, and hand / deck (the
         Invoker) or hidden (a hero)."""
-        in_play, discard, aside, hand, deck = self.inv_card_at[role]  # per status: card -> index in the piece
+        in_play, discard, aside, removed, hand, deck = self.inv_card_at[role]  # per status: card -> index in the piece
         minion_cards = self.rules.gd.minion_cards
         v = [0.0] * self.inv_card_size[role]
         for m in inplay:
@@ -492,10 +500,17 @@ class MythsgateObserver:
             v[discard[x]] = 1.0
         for x in s.inv_aside:
             v[aside[x]] = 1.0
+        for x in s.inv_removed:
+            v[removed[x]] = 1.0
         for x in s.inv_hand:
             v[hand[x]] = 1.0
         for x in s.inv_deck:
             v[deck[x]] = 1.0
+        if role == 1:  # a card the League saw go into his hand: known there, not hidden
+            n = len(STATUS_HERO)
+            for x in s.inv_hand_known:
+                v[x * n + STATUS_HERO.index("hidden")] = 0.0
+                v[x * n + STATUS_HERO.index("hand")] = 1.0
         return self._p_invc[role].pack(*v)
 
     # ------------------------------------------------------------------ while in use

@@ -76,6 +76,8 @@ class State:
     inv_deck: list[int] = field(default_factory=list)
     inv_discard: list[int] = field(default_factory=list)
     inv_aside: list[int] = field(default_factory=list)  # rune cards set aside (Setup F)
+    inv_removed: list[int] = field(default_factory=list)  # killed minions' cards: removed from the game
+    inv_hand_known: list[int] = field(default_factory=list)  # cards of his hand the League saw go there, sorted
     inv_left: int = 0  # actions left this turn
     tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # 1 = flipped (available)
     tracks: list[int] = field(default_factory=lambda: [0, 0])
@@ -91,10 +93,12 @@ class State:
     h_space: list[int] = field(default_factory=list)
     h_lives: list[int] = field(default_factory=list)
     h_hand: list[list[int]] = field(default_factory=list)  # counts per Power card kind
+    h_known: list[list[int]] = field(default_factory=list)  # of these, the cards the Invoker knows are there
     h_mats: list[list[int]] = field(default_factory=list)
     h_armour: list[list[int]] = field(default_factory=list)
     h_books: list[list[int]] = field(default_factory=list)  # location card ids, sorted
     h_done: list[int] = field(default_factory=list)  # played this League turn
+    h_order: list[int] = field(default_factory=list)  # the League's turn order, agreed before its turn
     h_boots: list[int] = field(default_factory=list)  # holds a -1 Boots token
     h_round_f: list[int] = field(default_factory=list)
     h_round_p: list[int] = field(default_factory=list)
@@ -145,6 +149,8 @@ class State:
     cb_br: int = 0  # red book used
     cb_fury: int = 0
     cb_dark: int = 0
+    cb_enc_f: int = 0  # Strength an encounter's own +2F icons give it in this combat
+    cb_enc_chain: int = 0  # Power the hero's Chains icons take from the encounter in this combat
     decisions: int = 0
     # the legal-action cache (RulesBase): never serialized nor compared; code that edits a state
     # from outside the rules sets it to None
@@ -255,6 +261,7 @@ class MythsgateRules(RulesBase):
                 for _ in range(hand[kk]):
                     pool.remove(kk)
             s.h_hand.append(hand)
+            s.h_known.append(list(hand))  # Setup E: the starting hand is public
         s.power_deck = [pool[i] for i in rng.permutation(len(pool))]
         s.h_space = [-1] * k
         s.h_lives = [gd.hero_lives_start] * k
@@ -271,10 +278,10 @@ class MythsgateRules(RulesBase):
         # F) the Invoker's deck, rune cards (0/3/6) set aside; ability tokens black-and-white side up
         s.inv_aside = sorted(c.cid for c in gd.invoker_cards if c.rune >= 0)
         deck = [c.cid for c in gd.invoker_cards if c.rune < 0]
-        while True:  # starting hand (assumption): redealt until it holds a minion
+        while True:  # starting hand (assumption): redealt until it holds the data's number of minions
             order = [deck[i] for i in rng.permutation(len(deck))]
             hand = order[-gd.inv_starting_hand:]
-            if any(self.gd.invoker_cards[c].minion for c in hand):
+            if sum(self.gd.invoker_cards[c].minion for c in hand) >= gd.inv_starting_minions:
                 break
         s.inv_deck = order[: len(order) - gd.inv_starting_hand]
         s.inv_hand = sorted(hand)
@@ -323,15 +330,17 @@ class MythsgateRules(RulesBase):
         return max(0, self.minion[m].power + s.m_p[m] + self.track_bonus[1][s.tracks[1]] + s.inv_round_p - s.inv_chain)
 
     def invoker_strength(self, s: State) -> int:
-        """The Invoker's side's strength in the current combat before its cards."""
+        """The strength of the hero's opponent in the current combat (a minion, or an encounter, which
+        is the realm's, not the Invoker's: none of his round bonuses) before its cards."""
         if s.cb_minion >= 0:
             return self.minion_strength(s, s.cb_minion) + FURY_BONUS * s.cb_fury
-        return self.loc[s.cb_enc].strength + s.inv_round_f
+        return self.loc[s.cb_enc].strength + s.cb_enc_f
 
     def invoker_draws(self, s: State) -> int:
+        """Power cards drawn for the hero's opponent in the current combat."""
         if s.cb_minion >= 0:
             return self.minion_power(s, s.cb_minion) + s.cb_dark
-        return max(0, self.loc[s.cb_enc].power + s.inv_round_p - s.inv_chain)
+        return max(0, self.loc[s.cb_enc].power - s.cb_enc_chain)
 
     def combat_totals(self, s: State) -> tuple[int, int]:
         """(hero total, Invoker total) of the combat in progress with the cards played so far."""
@@ -378,7 +387,7 @@ class MythsgateRules(RulesBase):
             return out + [self.I_ENDSAC]
         if ph == P_CHOOSE:
             a = s.actor - 1
-            return sorted(self.H_CHOOSE + (h - a) % self.k for h in range(self.k) if not s.h_done[h])
+            return sorted(self.H_CHOOSE + (h - a) % self.k for h in range(self.k) if not s.h_done[h] and h not in s.h_order)
         if ph == P_TRADE:
             return self._trade_legal(s)
         if ph == P_KRAKEN:
@@ -446,7 +455,10 @@ class MythsgateRules(RulesBase):
             out.append(self.I_HASTE)
         if s.tokens[REGEN] and s.life_supply > 0:
             out.extend([self.I_REGEN + m for m in inplay if s.m_lives[m] < self.minion_lives[m]])
-        out.append(self.I_END)
+        # the first invoke is compulsory (ASSUMPTION): while no minion has ever been in play and he can
+        # invoke one, his turn cannot end; the League's "no minions in play" then means minions beaten
+        if inplay or not any(self.I_INV <= a < self.I_INV + NUM_MINIONS for a in out):
+            out.append(self.I_END)
         out.sort()
         return out
 
@@ -489,10 +501,10 @@ class MythsgateRules(RulesBase):
         h = s.cur_hero
         sp = s.h_space[h]
         kind = self.space_kind[sp]
-        if s.h_lives[h] == 0:  # knocked out: the next action must gain a life
+        if s.h_lives[h] == 0:  # "It must use its next action to gain a life": no pass, no other action
             if s.life_supply > 0 and kind == "inn":
-                return [self.H_REST, self.H_END]
-            return [self.H_END]
+                return [self.H_REST]
+            return [self.H_END]  # no life token left to take: it waits at the inn
         out = []
         books = s.h_books[h]
         if books and s.h_taken == 0:
@@ -508,7 +520,7 @@ class MythsgateRules(RulesBase):
                 n = len(s.loc_deck[d]) + len(s.loc_discard[d])
                 if n:
                     out.append(self.H_EXP)
-                if n >= 2 and self.chars[h] == PWYLL:
+                if n >= 2 and self.chars[h] == PWYLL and s.h_left >= 2:  # this action and the next
                     out.append(self.H_EXP2)
             space = s.m_space
             if sp in space:
@@ -692,7 +704,7 @@ class MythsgateRules(RulesBase):
     def act_inv_invoke(self, s: State, m: int) -> None:
         """Action: minion card ``m`` from his hand onto the Portal, with its lives from the supply."""
         self._inv_spend(s)
-        s.inv_hand.remove(self.gd.minion_cards[m])
+        self._inv_hand_remove(s, self.gd.minion_cards[m])
         s.m_space[m] = self.gd.portal
         s.m_lives[m] = self.minion[m].lives
         s.life_supply -= self.minion[m].lives
@@ -791,10 +803,27 @@ class MythsgateRules(RulesBase):
     def _discard_effect(self, s: State, effect: str) -> None:
         for c in s.inv_hand:
             if self.card_effect[c] == effect:
-                s.inv_hand.remove(c)
+                self._inv_hand_remove(s, c)
                 s.inv_discard.append(c)
                 return
         raise AssertionError(effect)
+
+    def _inv_hand_remove(self, s: State, c: int) -> None:
+        """Card ``c`` leaves the Invoker's hand (played face up)."""
+        s.inv_hand.remove(c)
+        if c in s.inv_hand_known:
+            s.inv_hand_known.remove(c)
+
+    def _inv_hand_public(self, s: State, c: int) -> None:
+        """Card ``c`` went into the Invoker's hand in the open: its place is public."""
+        s.inv_hand_known.append(c)
+        s.inv_hand_known.sort()
+
+    def _hero_card_out(self, s: State, h: int, kind: int) -> None:
+        """A card of ``kind`` leaves hero ``h``'s hand face up: the Invoker can no longer be sure of one known card of that kind."""
+        s.h_hand[h][kind] -= 1
+        if s.h_known[h][kind]:  # cards of one kind are alike: one known card fewer
+            s.h_known[h][kind] -= 1
 
     def _ability(self, s: State, m: int) -> None:
         ab = self.m_ability[m]
@@ -805,6 +834,7 @@ class MythsgateRules(RulesBase):
                     s.inv_discard.remove(c)
                     s.inv_hand.append(c)
                     s.inv_hand.sort()
+                    self._inv_hand_public(s, c)  # taken face up from the discard pile
                     break
             s.phoenix_used = 1
         elif ab == "hippogriff":
@@ -842,11 +872,13 @@ class MythsgateRules(RulesBase):
             s.phase = P_INV_MAIN
 
     def _kill(self, s: State, m: int, check: bool = True) -> None:
-        """A minion with no life leaves play; its card goes to the Invoker's discard pile."""
+        """A minion with no life "is removed from the game": its card leaves play for good, except a
+        Phoenix's, which goes to the discard pile, where the Annex has the other Phoenix find it."""
         s.m_space[m] = -1
         s.m_lives[m] = 0
         s.m_f[m] = s.m_p[m] = 0
-        s.inv_discard.append(self.gd.minion_cards[m])
+        c = self.gd.minion_cards[m]
+        (s.inv_discard if c in self.phoenix_cards else s.inv_removed).append(c)
         if check and all(x < 0 for x in s.m_space):  # the League wins when the Invoker has no minion in play
             self._end_game(s, 1)
 
@@ -867,8 +899,9 @@ class MythsgateRules(RulesBase):
         s.phase = -1
 
     def act_hero_choose_hero(self, s: State, r: int) -> None:
-        """League turn order: the hero ``r`` seats after the chooser plays next."""
-        self._start_hero_turn(s, (s.actor - 1 + r) % self.k)
+        """League turn order, agreed before its turn: the hero ``r`` seats after the chooser takes the next place."""
+        s.h_order.append((s.actor - 1 + r) % self.k)
+        s.phase = -1
 
     def act_hero_move(self, s: State, x: int) -> None:
         """Action: to the adjacent space ``x``."""
@@ -883,8 +916,10 @@ class MythsgateRules(RulesBase):
         self._resolve_location(s, h, self._loc_draw(s, self.deck_of[s.h_space[h]]))
 
     def act_hero_explore_two(self, s: State, arg: int) -> None:
-        """Action (Pwyll): two location cards; which one to resolve follows."""
+        """Pwyll, two actions: this one takes two location cards, "its next action" plays the one he
+        chooses (which one follows); the other is discarded."""
         h = s.actor - 1
+        self._hero_spend(s, h)
         self._hero_spend(s, h)
         d = self.deck_of[s.h_space[h]]
         s.pw_cards = [self._loc_draw(s, d), self._loc_draw(s, d)]
@@ -908,10 +943,12 @@ class MythsgateRules(RulesBase):
         h = s.actor - 1
         self._hero_spend(s, h)
         for _ in range(self.gd.power_centre_draw):
+            seen = s.inv_known > 0  # a card the Invoker has seen (Manticore): he knows where it went
             c = self._power_draw(s)
             if c < 0:
                 break
             s.h_hand[h][c] += 1
+            s.h_known[h][c] += seen
 
     def act_hero_market(self, s: State, arg: int) -> None:
         """Action at the market: give material ``arg // M``, take material ``arg % M``."""
@@ -990,15 +1027,18 @@ class MythsgateRules(RulesBase):
     def act_hero_commit(self, s: State, kind: int) -> None:
         """Combat: one Power card of ``kind`` played face up (its icon acts at once)."""
         h = s.actor - 1
-        s.h_hand[h][kind] -= 1
+        self._hero_card_out(s, h, kind)
         s.cb_hcards.append(kind)
         ic = self.icon[kind]
         if ic == ICON_F:
             s.h_round_f[h] += 2
         elif ic == ICON_P:
             s.h_round_p[h] += 1
-        elif ic == ICON_CHAINS:
-            s.inv_chain += 1
+        elif ic == ICON_CHAINS:  # against an encounter it binds the encounter, not the Invoker
+            if s.cb_enc >= 0:
+                s.cb_enc_chain += 1
+            else:
+                s.inv_chain += 1
 
     def act_hero_fight(self, s: State, arg: int) -> None:
         """Combat: no more cards; the Invoker's draw step follows."""
@@ -1021,7 +1061,7 @@ class MythsgateRules(RulesBase):
     def act_hero_discard(self, s: State, kind: int) -> None:
         """End of the League's turn: one Power card of ``kind`` discarded (down to the hand maximum)."""
         h = s.actor - 1
-        s.h_hand[h][kind] -= 1
+        self._hero_card_out(s, h, kind)
         s.power_discard.append(kind)
         s.phase = -1
 
@@ -1062,14 +1102,20 @@ class MythsgateRules(RulesBase):
             self._start_combat(s, 1, h, -1, c)
 
     def _power_draw(self, s: State) -> int:
-        """Top card of the Power deck (-1 when deck and discard are both empty)."""
+        """Top card of the Power deck (-1 when deck and discard are both empty).
+
+        "If you have drawn the last card of any deck, shuffle its discard pile": at once, so the
+        deck is empty only while its discard pile is too (the next draw then looks again)."""
         if not s.power_deck:
             self._reshuffle_power(s)
             if not s.power_deck:
                 return -1
         if s.inv_known:
             s.inv_known -= 1
-        return s.power_deck.pop()
+        c = s.power_deck.pop()
+        if not s.power_deck:
+            self._reshuffle_power(s)
+        return c
 
     def _reshuffle_power(self, s: State) -> None:
         pile = s.power_discard
@@ -1078,22 +1124,28 @@ class MythsgateRules(RulesBase):
         s.inv_known = 0
 
     def _inv_draw_cards(self, s: State, n: int) -> None:
+        """The Invoker draws ``n`` cards; a deck emptied by a draw is rebuilt at once from its shuffled discard pile."""
         for _ in range(n):
             if not s.inv_deck:
-                pile = s.inv_discard
-                s.inv_deck = [pile[i] for i in s.rng.permutation(len(pile))]
-                s.inv_discard = []
+                self._reshuffle_inv(s)
                 if not s.inv_deck:
-                    return
+                    break
             s.inv_hand.append(s.inv_deck.pop())
+            if not s.inv_deck:
+                self._reshuffle_inv(s)
         s.inv_hand.sort()
+
+    def _reshuffle_inv(self, s: State) -> None:
+        pile = s.inv_discard
+        s.inv_deck = [pile[i] for i in s.rng.permutation(len(pile))]
+        s.inv_discard = []
 
     # ---- combat
     def _start_combat(self, s: State, attacker: int, h: int, m: int, enc: int) -> None:
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc = 1, attacker, h, m, enc
         s.cb_space = s.h_space[h]
         s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
-        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
+        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = s.cb_enc_f = s.cb_enc_chain = 0
         s.phase, s.actor = P_COMMIT, 1 + h
 
     def _invoker_draw(self, s: State) -> None:
@@ -1120,9 +1172,17 @@ class MythsgateRules(RulesBase):
         self._resolve(s)
 
     def _inv_card(self, s: State, kind: int) -> None:
-        """A Power card for the Invoker's side; its icon acts for his side."""
+        """A Power card for the hero's opponent; its icon acts for that side: the Invoker's for a
+        minion; for an encounter (not his) only in this combat: +2F adds to it, Chains binds the
+        hero, +1P (its draw is made) and Draw (it has no Invoker deck) do nothing."""
         s.cb_icards.append(kind)
         ic = self.icon[kind]
+        if s.cb_enc >= 0:
+            if ic == ICON_F:
+                s.cb_enc_f += 2
+            elif ic == ICON_CHAINS:
+                s.h_chain[s.cb_hero] += 1
+            return
         if ic == ICON_F:
             s.inv_round_f += 2
         elif ic == ICON_P:
@@ -1136,6 +1196,7 @@ class MythsgateRules(RulesBase):
                 if got < DRAW_ICON_CARDS and self.gd.invoker_cards[c].rune <= s.gems:
                     s.inv_aside.remove(c)
                     s.inv_hand.append(c)
+                    self._inv_hand_public(s, c)  # taken from the face-up set-aside cards
                     got += 1
             s.inv_hand.sort()
             self._inv_draw_cards(s, DRAW_ICON_CARDS - got)
@@ -1150,6 +1211,7 @@ class MythsgateRules(RulesBase):
         hc = s.cb_hcards
         if hc and self.chars[h] == BEOWULF:
             s.h_hand[h][hc[-1]] += 1
+            s.h_known[h][hc[-1]] += 1  # it was face up
             hc = hc[:-1]
         s.power_discard.extend(hc)
         s.power_discard.extend(s.cb_icards)
@@ -1159,7 +1221,7 @@ class MythsgateRules(RulesBase):
         attacker = s.cb_att
         s.cb_on, s.cb_att, s.cb_hero, s.cb_minion, s.cb_enc, s.cb_space = 0, 0, -1, -1, -1, -1
         s.cb_hcards, s.cb_icards, s.cb_kview = [], [], []
-        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = 0
+        s.cb_kpicks = s.cb_by = s.cb_br = s.cb_fury = s.cb_dark = s.cb_enc_f = s.cb_enc_chain = 0
         s.phase = -1
         tasks: list[list[int]] = []
         if hero_wins:
@@ -1273,11 +1335,18 @@ class MythsgateRules(RulesBase):
             return
         s.turn_side = LEAGUE
         s.h_done = [0] * self.k
+        s.h_order = []  # agreed anew before each League turn
         s.cur_hero = -1
         s.phase = -1
 
     def _next_hero(self, s: State) -> None:
         left = [h for h in range(self.k) if not s.h_done[h]]
+        unordered = [h for h in left if h not in s.h_order]
+        if len(unordered) == 1:  # the last place of the order needs no choice
+            s.h_order.append(unordered[0])
+        elif unordered:  # "agreeing beforehand on the turn order": hero_0 speaks for the League
+            s.phase, s.actor = P_CHOOSE, 1
+            return
         if not left:
             # end of the League's turn: discard down to the hand maximum, then a new round
             for h in range(self.k):
@@ -1285,10 +1354,8 @@ class MythsgateRules(RulesBase):
                     s.phase, s.actor = P_DISCARD, 1 + h
                     return
             self._end_round(s)
-        elif len(left) == 1:
-            self._start_hero_turn(s, left[0])
         else:
-            s.phase, s.actor = P_CHOOSE, 1 + left[0]
+            self._start_hero_turn(s, next(h for h in s.h_order if not s.h_done[h]))
 
     def _start_hero_turn(self, s: State, h: int) -> None:
         s.cur_hero = h
@@ -1321,7 +1388,7 @@ class MythsgateRules(RulesBase):
             if name not in ("num_heroes",):
                 req(is_int(getattr(s, name)), f"{name} must be an int")
         NI = self.inv_card_count
-        for name in ("inv_hand", "inv_deck", "inv_discard", "inv_aside"):
+        for name in ("inv_hand", "inv_deck", "inv_discard", "inv_aside", "inv_removed"):
             check_ints(getattr(s, name), None, 0, NI - 1, name)
         req(s.inv_hand == sorted(s.inv_hand), "inv_hand must be sorted")
         check_ints(s.tokens, 4, 0, 1, "tokens")
@@ -1334,9 +1401,15 @@ class MythsgateRules(RulesBase):
         check_ints(s.h_space, k, -1, S - 1, "h_space")
         check_ints(s.h_lives, k, 0, gd.hero_lives_max, "h_lives")
         check_rows(s.h_hand, k, K, 0, 48, "h_hand")
+        check_rows(s.h_known, k, K, 0, 48, "h_known")
+        req(all(s.h_known[h][kk] <= s.h_hand[h][kk] for h in range(k) for kk in range(K)), "h_known holds a card not in the hand")
+        check_ints(s.inv_hand_known, None, 0, NI - 1, "inv_hand_known")
+        req(s.inv_hand_known == sorted(s.inv_hand_known) and all(c in s.inv_hand for c in s.inv_hand_known), "inv_hand_known must be sorted cards of the hand")
         check_rows(s.h_mats, k, M, 0, 52, "h_mats")
         check_rows(s.h_armour, k, 4, 0, 1, "h_armour")
         check_rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
+        check_ints(s.h_order, None, 0, k - 1, "h_order")
+        req(len(set(s.h_order)) == len(s.h_order), "h_order names a hero twice")
         for name in ("h_done", "h_boots"):
             check_ints(getattr(s, name), k, 0, 1, name)
         for name in ("h_round_f", "h_round_p", "h_chain"):
@@ -1355,7 +1428,8 @@ class MythsgateRules(RulesBase):
             ("phase", 0, P_OVER), ("actor", -1, k), ("winner", -1, 1), ("over", 0, 1), ("ab_minion", -1, NUM_MINIONS - 1),
             ("mt_view", 0, VIEW), ("tr_left", 0, TRADE_TRANSFERS), ("cb_on", 0, 1), ("cb_att", 0, 1), ("cb_hero", -1, k - 1),
             ("cb_minion", -1, NUM_MINIONS - 1), ("cb_enc", -1, len(self.loc) - 1), ("cb_space", -1, S - 1), ("cb_kpicks", 0, VIEW),
-            ("cb_by", 0, 1), ("cb_br", 0, 1), ("cb_fury", 0, 1), ("cb_dark", 0, 1), ("decisions", 0, 10**9),
+            ("cb_by", 0, 1), ("cb_br", 0, 1), ("cb_fury", 0, 1), ("cb_dark", 0, 1), ("cb_enc_f", 0, 200), ("cb_enc_chain", 0, 50),
+            ("decisions", 0, 10**9),
         ):
             req(lo <= getattr(s, name) <= hi, f"{name} must be in [{lo}, {hi}], got {getattr(s, name)}")
         check_ints(s.cb_hcards, None, 0, K - 1, "cb_hcards")
@@ -1374,9 +1448,10 @@ class MythsgateRules(RulesBase):
             for kk in range(K):
                 count[kk] += s.h_hand[h][kk]
         req(count == list(gd.power_counts), "Power cards are not conserved (each card must be in exactly one place)")
-        # Great Invoker cards: each in exactly one place (hand, deck, discard, aside, in play)
-        seen = s.inv_hand + s.inv_deck + s.inv_discard + s.inv_aside + [gd.minion_cards[m] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
+        # Great Invoker cards: each in exactly one place (hand, deck, discard, aside, removed, in play)
+        seen = s.inv_hand + s.inv_deck + s.inv_discard + s.inv_aside + s.inv_removed + [gd.minion_cards[m] for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
         req(sorted(seen) == list(range(NI)), "Great Invoker cards are not conserved (each card must be in exactly one place)")
+        req(all(c in self.card_minion for c in s.inv_removed), "a card removed from the game is not a minion card")
         # location cards
         loc = [c for d in range(3) for c in s.loc_deck[d] + s.loc_discard[d]] + [c for b in s.h_books for c in b] + list(s.pw_cards)
         if s.cb_enc >= 0:
@@ -1399,7 +1474,7 @@ class MythsgateRules(RulesBase):
             sp = s.m_space[m]
             if sp >= 0:
                 req(1 <= s.m_lives[m] <= self.minion[m].lives, f"minion {m} in play has {s.m_lives[m]} lives")
-                req(not gd.castle[sp] or sp == gd.portal, f"minion {m} is inside the Castle ({gd.space_names[sp]})")
+                req(not gd.castle[sp], f"minion {m} is inside the Castle ({gd.space_names[sp]})")
             else:
                 req(s.m_lives[m] == 0 and s.m_f[m] == 0 and s.m_p[m] == 0, f"minion {m} out of play holds lives or bonuses")
         if s.turn_side != SETUP:
@@ -1430,7 +1505,10 @@ class MythsgateRules(RulesBase):
             else:
                 req(self.loc[s.cb_enc].kind == LOC_ENCOUNTER, "combat encounter card is not an encounter")
         else:
-            req(not in_combat and not s.cb_hcards and not s.cb_icards and not s.cb_kview and s.cb_hero == -1, "combat fields set outside a combat")
+            req(not in_combat and not s.cb_hcards and not s.cb_icards and not s.cb_kview and s.cb_hero == -1
+                and not s.cb_enc_f and not s.cb_enc_chain, "combat fields set outside a combat")
+        if s.cb_enc < 0:
+            req(not s.cb_enc_f and not s.cb_enc_chain, "encounter bonuses outside a combat against an encounter")
         if s.phase == P_PWYLL:
             req(len(s.pw_cards) == 2, "Pwyll's choice without two cards")
         else:
@@ -1461,13 +1539,15 @@ class MythsgateRules(RulesBase):
         fixed = deck[len(deck) - keep:] if keep else []
         pool = deck[: len(deck) - keep]
         if observer == 0:
-            sizes = [sum(c.h_hand[h]) for h in range(k)]
+            # a hero's cards whose place is public (its starting hand, cards played face up and
+            # recovered, cards he saw drawn) stay; only the others are redrawn
+            sizes = [sum(c.h_hand[h]) - sum(c.h_known[h]) for h in range(k)]
             for h in range(k):
                 for kk in range(self.K):
-                    pool.extend([kk] * c.h_hand[h][kk])
+                    pool.extend([kk] * (c.h_hand[h][kk] - c.h_known[h][kk]))
             pool = [pool[i] for i in rng.permutation(len(pool))]
             for h in range(k):
-                hand = [0] * self.K
+                hand = list(c.h_known[h])
                 for _ in range(sizes[h]):
                     hand[pool.pop()] += 1
                 c.h_hand[h] = hand
@@ -1476,10 +1556,12 @@ class MythsgateRules(RulesBase):
             pool.extend(c.cb_kview)
             pool = [pool[i] for i in rng.permutation(len(pool))]
             c.cb_kview = [pool.pop() for _ in range(nview)]
-            ip = c.inv_hand + c.inv_deck
+            # the cards the League saw go into his hand stay there; the rest of hand and deck is redrawn
+            known = c.inv_hand_known
+            ip = [x for x in c.inv_hand if x not in known] + c.inv_deck
             ip = [ip[i] for i in rng.permutation(len(ip))]
-            n = len(c.inv_hand)
-            c.inv_hand = sorted(ip[:n])
+            n = len(c.inv_hand) - len(known)
+            c.inv_hand = sorted(known + ip[:n])
             c.inv_deck = ip[n:]
         c.power_deck = pool + fixed
         if observer != 0 and c.inv_known > len(pool) + len(fixed):

@@ -7,16 +7,18 @@ static game data (map, hero boards, Power card kinds) is public and read once at
 choice is a deterministic function of (observation, mask), so batched and single calls agree.
 
 The Great Invoker: sacrifice every minion next to the Castle (a last life only while another minion
-stays in play, or for the tenth gem), invoke minions while keeping an action to move them, move every
-minion onto the spaces next to the Castle (the one the heroes threaten least), attack heroes he likely
+stays in play, or for the tenth gem), invoke minions while keeping an action to move them (never
+leaving a lone minion when he can invoke a second), move every minion onto the spaces next to the
+Castle (the one the heroes threaten least; a small band waits on the Portal's side while moving would
+only bring it into the heroes' reach), attack heroes he likely
 beats, then spend spare actions on +3F/+1P/X3/X4 cards, Teleport and minion abilities; Fury and Dark
 Power when they can turn a combat; track and token choices by value.
 
 A hero: gain a life when knocked out, attack a minion on its space it likely beats (most eagerly those
 next to the Castle and those it kills), otherwise walk to one it can reach and beat this turn, draw
 at Power Centres when its hand is short, rest at inns, forge armour (weapon, amulet, boots, pack),
-trade at the market toward a forge cost, explore for materials, and otherwise wait at the Portal, one
-move from every space next to the Castle. In a combat it commits the cards that raise its chance of
+walk to the market when one trade there completes a piece, explore for materials, and otherwise wait
+where every space next to the Castle is one move away. In a combat it commits the cards that raise its chance of
 winning most until that chance is high (one cheap card when the fight is hopeless), using books when
 they help; a beaten minion is pushed as far from the Castle as it may go.
 

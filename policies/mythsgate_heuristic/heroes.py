@@ -2,7 +2,7 @@
 
 Fight a minion it likely beats (most eagerly those next to the Castle and those it kills), walk to
 one it can reach and beat this turn, draw at Power Centres, rest at inns, forge armour, trade at the
-market toward a forge cost, explore for materials, or wait at the Portal. In a combat: the cards
+market toward a forge cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
 that raise its chance of winning most (``_plan``); a beaten minion is pushed far from the Castle.
 """
 
@@ -188,7 +188,10 @@ class HeroPlay:
         if goal == sp:
             can_explore = o["explore"] in legal or o["explore_two"] in legal
             if can_explore and nhand >= 2 and self._explore_space(me) is not None:
-                return o["explore_two"] if o["explore_two"] in legal else o["explore"]
+                # Pwyll's choice costs his next action too: worth it when a bad encounter would knock him out
+                if o["explore_two"] in legal and (me["lives"] < 2 or o["explore"] not in legal):
+                    return o["explore_two"]
+                return o["explore"] if o["explore"] in legal else o["explore_two"]
             return o["end_turn"]
         step = self._step_toward(sp, goal, legal)
         return step if step is not None else o["end_turn"]
@@ -215,22 +218,44 @@ class HeroPlay:
             return None
         costs = self.char_costs[me["char"]]
         mats = me["mats"]
+        need_all = self._needs(me)
+        first = np.zeros(self.M, dtype=np.int64)  # materials of this piece and those forged before it
         for p in PIECE_ORDER:
             if me["armour"][p]:
                 continue
+            first = first + costs[p]
             missing = np.maximum(costs[p] - mats, 0)
             if missing.sum() != 1:
                 continue
             u = int(np.argmax(missing))
-            need_all = self._needs(me)
-            spare = [t for t in range(self.M) if mats[t] > 0 and mats[t] > costs[p][t] and o["market"] + t * self.M + u in legal]
+            # give only what no piece forged earlier needs: a trade is never undone by the next one
+            spare = [t for t in range(self.M) if mats[t] > first[t] and o["market"] + t * self.M + u in legal]
             if spare:
                 t = max(spare, key=lambda t: (mats[t] - need_all[t], -t))
                 return o["market"] + t * self.M + u
         return None
 
+    def _market_trade(self, v: dict, me: dict) -> bool:
+        """Whether one market trade (a spare material for one on the market) completes a piece."""
+        costs = self.char_costs[me["char"]]
+        mats = me["mats"]
+        market = np.rint(v["market"] * 4).astype(np.int64)
+        first = np.zeros(self.M, dtype=np.int64)
+        for p in PIECE_ORDER:
+            if me["armour"][p]:
+                continue
+            first = first + costs[p]
+            missing = np.maximum(costs[p] - mats, 0)
+            if missing.sum() == 1 and market[int(np.argmax(missing))] > 0 and (mats > first).any():
+                return True
+        return False
+
     def _goal(self, v: dict, me: dict, nhand: int, minions: list[dict], heroes: list[dict]) -> int:
         sp = me["space"]
+        if self.markets and self._market_trade(v, me):
+            market = min(self.markets, key=lambda x: (self.dist[sp, x], x))
+            if self.dist[sp, market] <= 2:
+                return market
         if me["lives"] < 2:
             inn = min(self.inns, key=lambda x: (self.dist[sp, x], x))
             if self.dist[sp, inn] <= 2:
@@ -250,7 +275,7 @@ class HeroPlay:
             explore = self._explore_space(me)
             if explore is not None:
                 return explore
-        return self.portal
+        return self.watch
 
     def _explore_space(self, me: dict) -> int | None:
         """Where to explore for the basic materials still missing (near the Castle approaches)."""

@@ -167,7 +167,7 @@ class InvokerPlay:
         invokable = [m for m in range(12) if o["invoke"] + m in legal]
         far = [mi for mi in minions if not self.ca[mi["space"]]]
         # 1. invoke (keeping an action to move the minions that are not yet next to the Castle)
-        if invokable and (not minions or left >= 2 or not far):
+        if invokable and (len(minions) < 2 or left >= 2 or not far):  # never a lone minion: one lost fight would end the game
             best = max(invokable, key=lambda m: (self.minion_lives[m], self.minion_str[m], -m))
             return o["invoke"] + best
         # 2. attack a hero he very likely beats
@@ -183,8 +183,9 @@ class InvokerPlay:
                     best_att, best_p = a, p
         if best_att is not None and best_p >= 0.68:
             return best_att
-        # 3. move every minion next to the Castle
-        if far and o["move_minions"] in legal:
+        # 3. move every minion next to the Castle, unless the move only walks a few minions from
+        # safety into the heroes' reach (they wait for company on the Portal's side of the map)
+        if far and o["move_minions"] in legal and self._move_is_safe(v, minions, heroes):
             tel = [mi for mi in far if o["card_teleport"] + mi["m"] in legal]
             if len(far) == 1 and len(minions) > 1 and tel and left == 1:
                 return o["card_teleport"] + tel[0]["m"]
@@ -217,6 +218,19 @@ class InvokerPlay:
         if best_att is not None and best_p >= 0.55:
             return best_att
         return o["end_turn"]
+
+    def _move_is_safe(self, v: dict, minions: list[dict], heroes: list[dict]) -> bool:
+        """Whether moving every minion is worth it: yes when some already stand next to the Castle
+        or enough of them go together, or when their spaces now are no safer than where they go."""
+        if len(minions) >= 4 or any(self.ca[mi["space"]] for mi in minions):
+            return True
+        now = sum(self._threat(v, mi["space"], heroes) for mi in minions)
+        after = 0.0
+        for mi in minions:
+            opts = [x for x in self.adj[mi["space"]] if not self.castle[x]]
+            best = min(opts, key=lambda x: (self.dist_ca[x], self._threat(v, x, heroes), x))
+            after += self._threat(v, best, heroes)
+        return after <= now
 
     def _inv_draw(self, v: dict, legal: set[int]) -> int:
         o = self.o["invoker"]

@@ -105,6 +105,10 @@ class MythsgateReading:
         self.mdist = self._all_pairs(adj_out)  # minion distances (never through the Castle)
         self.dist_ca = np.array([min(self.mdist[x][c] for c in self.ca_spaces) for x in range(self.S)])
         self.hero_dist_ca = np.array([min(self.dist[x][c] for c in self.ca_spaces) for x in range(self.S)])
+        # where a hero waits when nothing else calls: every space next to the Castle in the fewest
+        # moves, the Portal's way out as near as possible (the minions' road to the Castle)
+        self.watch = min(range(self.S), key=lambda x: (max(self.dist[x][c] for c in self.ca_spaces),
+                                                      sum(self.dist[x][c] for c in self.ca_spaces) + self.dist[x][self.portal], x))
         self.inv_eff = self.value + 2 * (self.icon == 1)  # a +2F card adds 2 Strength in its combat
         # basic materials per location deck (to choose where to explore)
         self.deck_mats = np.zeros((3, self.M))

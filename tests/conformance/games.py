@@ -96,17 +96,18 @@ def mythsgate_hidden(game: dict, seat: int) -> Any:
 
 
 def mythsgate_perturb(game: dict, seat: int, rng: np.random.Generator) -> tuple[dict, int] | None:
-    """For the Invoker: swap a card of a hero's hand with a different unseen card of the Power deck.
-    For a hero: swap a card of the Invoker's hand with a card of his deck."""
+    """For the Invoker: swap a card of a hero's hand he does not know is there with a different unseen
+    card of the Power deck. For a hero: swap a card of the Invoker's hand not publicly taken with a card of his deck."""
     if seat == 0:
         deck = game["power_deck"]
         free = len(deck) - game["inv_known"]
-        heroes = [h for h, hand in enumerate(game["h_hand"]) if sum(hand)]
+        unknown = [[c - kn for c, kn in zip(hand, known)] for hand, known in zip(game["h_hand"], game["h_known"])]
+        heroes = [h for h, hand in enumerate(unknown) if sum(hand)]
         if not heroes or free <= 0:
             return None
         h = heroes[int(rng.integers(len(heroes)))]
         hand = game["h_hand"][h]
-        kk = int(rng.choice([i for i, c in enumerate(hand) if c]))
+        kk = int(rng.choice([i for i, c in enumerate(unknown[h]) if c]))
         idx = [i for i in range(free) if deck[i] != kk]
         if not idx:
             return None
@@ -115,9 +116,10 @@ def mythsgate_perturb(game: dict, seat: int, rng: np.random.Generator) -> tuple[
         hand[deck[i]] += 1
         deck[i] = kk
         return game, 1 + h
-    if not game["inv_hand"] or not game["inv_deck"]:
+    hidden = [i for i, c in enumerate(game["inv_hand"]) if c not in game["inv_hand_known"]]
+    if not hidden or not game["inv_deck"]:
         return None
-    i = int(rng.integers(len(game["inv_hand"])))
+    i = hidden[int(rng.integers(len(hidden)))]
     j = int(rng.integers(len(game["inv_deck"])))
     game["inv_hand"][i], game["inv_deck"][j] = game["inv_deck"][j], game["inv_hand"][i]
     game["inv_hand"].sort()

@@ -57,7 +57,9 @@ def test_rewards_follow_the_declared_utility_and_reach_every_agent(spec, seats: 
     env = games.make(spec, seats, **_mode_kwargs(spec, mode))
     u = env.unwrapped
     sums, others_paid = [], False
-    for seed in range(3):
+    for seed in range(40):  # three games, more while none has paid anyone but the last mover (random play may draw)
+        if seed >= 3 and others_paid:
+            break
         g = _play(env, seed)
         totals = g["totals"]
         assert set(g["final"]) == set(env.possible_agents), "every agent gets its final last()"

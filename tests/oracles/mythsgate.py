@@ -154,6 +154,8 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
             w.set("pwyll_cards", [j, "strength"], card.strength / 10.0)
             w.set("pwyll_cards", [j, "power"], card.power / 5.0)
         w.set("pwyll_cards", [j, f"deck_{('town', 'mine', 'forest')[card.deck]}"], 1.0)
+    for i, h in enumerate(s.h_order):
+        w.set("turn_order", [i, slot_of[h]], 1.0)
     # Great Invoker cards
     for m in range(NUM_MINIONS):
         if s.m_space[m] >= 0:
@@ -162,11 +164,16 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
         w.set("invoker_cards", [c, "discard"], 1.0)
     for c in s.inv_aside:
         w.set("invoker_cards", [c, "aside"], 1.0)
+    for c in s.inv_removed:
+        w.set("invoker_cards", [c, "removed"], 1.0)
     if role == 0:
         for c in s.inv_hand:
             w.set("invoker_cards", [c, "hand"], 1.0)
         for c in s.inv_deck:
             w.set("invoker_cards", [c, "deck"], 1.0)
+        for h in range(k):
+            for kk in range(K):
+                w.set("known_hands", [h, kk], s.h_known[h][kk] / 3.0)
         deck = s.power_deck
         for j in range(min(s.inv_known, len(deck))):
             w.set("known_top", [j, deck[-1 - j]], 1.0)
@@ -174,7 +181,7 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
             w.set("kraken_view", [j, c], 1.0)
     else:
         for c in s.inv_hand + s.inv_deck:
-            w.set("invoker_cards", [c, "hidden"], 1.0)
+            w.set("invoker_cards", [c, "hand" if c in s.inv_hand_known else "hidden"], 1.0)
         for r, h in enumerate(order):
             for kk in range(K):
                 w.set("team_hands", [r, kk], s.h_hand[h][kk] / 3.0)
