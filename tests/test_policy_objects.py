@@ -222,7 +222,7 @@ def factories(tmp_path: Path, monkeypatch) -> Path:
 def test_code_ref_calls_the_factory_as_documented(factories: Path) -> None:
     env = make("mythic_baths", num_players=3)
     p = load_policy("py:byo_factories:with_spec", env)
-    assert p.spec.env_name == "mythic_baths_v1" and p.spec.obs_sizes["player_0"] == 460 and p.spec.config["num_players"] == 3
+    assert p.spec.env_name == "mythic_baths_v1" and p.spec.obs_sizes["player_0"] == 628 and p.spec.config["num_players"] == 3
     assert load_policy("py:byo_factories:with_spec_and_seed", env, seed=9).seed == 9
     assert load_policy("py:byo_factories:no_args", env).spec is None
     assert load_policy("py:byo_factories:READY", env) is sys.modules["byo_factories"].READY
@@ -283,7 +283,7 @@ def test_a_registry_entry_that_names_a_module_is_never_imported(tmp_path: Path, 
     monkeypatch.syspath_prepend(str(tmp_path))
     env = make("mythic_baths", num_players=2)
     reg = Registry(tmp_path / "registry")
-    weights, arch = init_mlp_weights(460, 132, hidden=(8,), seed=0)
+    weights, arch = init_mlp_weights(628, 132, hidden=(8,), seed=0)
     # Every free-text field of the entry names the module: its name, tags, metrics and alias.
     info = reg.register("byo_evil", weights, arch, env_spec=EnvSpec.from_env(env), algo="py:byo_evil:make", steps=1,
                         tags=["py:byo_evil:make"], metrics={"factory": "py:byo_evil:make", "module": "byo_evil"})

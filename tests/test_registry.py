@@ -76,7 +76,7 @@ def reg(tmp_path: Path) -> Registry:
 
 
 def net(seed: int, activation: str = "tanh"):
-    return init_mlp_weights(460, 132, HIDDEN, activation, seed=seed)
+    return init_mlp_weights(628, 132, HIDDEN, activation, seed=seed)
 
 
 def add(reg: Registry, spec: EnvSpec, name: str = "ppo", seed: int = 0, **kw):
@@ -139,10 +139,10 @@ def test_mlp_refuses_bad_shapes_and_arch():
     with pytest.raises(ValueError, match="NaN"):
         MLPPolicy({**w, "layers.0.bias": np.full(32, np.nan, np.float32)}, arch)
     policy = MLPPolicy(w, arch)
-    with pytest.raises(ValueError, match=r"\(batch, 460\)"):
+    with pytest.raises(ValueError, match=r"\(batch, 628\)"):
         policy.act_batch(np.zeros((2, 459), np.float32), np.ones((2, 132), np.int8))
     with pytest.raises(ValueError, match="no legal action"):
-        policy.act_batch(np.zeros((2, 460), np.float32), np.zeros((2, 132), np.int8))
+        policy.act_batch(np.zeros((2, 628), np.float32), np.zeros((2, 132), np.int8))
 
 
 def test_sb3_state_dict_conversion_keeps_the_actor_only():
@@ -183,7 +183,7 @@ def test_register_alias_load_acts_exactly_like_the_original(reg, env, spec, samp
     np.testing.assert_array_equal(sampler_a.act_batch(obs, masks), sampler_b.act_batch(obs, masks))
     spec_json = json.loads((reg.checkpoint_dir(info.id) / "spec.json").read_text())
     assert spec_json["env"] == {"name": "mythic_baths_v1", "signature": spec.signature, "config": spec.config}
-    assert spec_json["weights"]["tensors"]["layers.0.weight"] == {"dtype": "float32", "shape": [32, 460]}
+    assert spec_json["weights"]["tensors"]["layers.0.weight"] == {"dtype": "float32", "shape": [32, 628]}
 
 
 def test_every_ref_form(reg, env, spec, monkeypatch):
@@ -348,7 +348,7 @@ def _ctx() -> multiprocessing.context.BaseContext:
 
 def _register_many(path: str, spec: EnvSpec, worker: int, count: int, barrier, results) -> None:
     reg = Registry(path)
-    w, arch = init_mlp_weights(460, 132, (8,), seed=worker)
+    w, arch = init_mlp_weights(628, 132, (8,), seed=worker)
     barrier.wait(30)  # all workers register at the same moment
     ids = [reg.register("league", w, arch, env_spec=spec, algo="ppo", steps=worker * 100 + i, tags=[f"w{worker}"]).id for i in range(count)]
     results.put(ids)
@@ -381,7 +381,7 @@ def _die_during_save(path: str, spec: EnvSpec, stage: str) -> None:
             os._exit(17)
 
     Registry._hook = hook  # only in this child process
-    w, arch = init_mlp_weights(460, 132, (8,), seed=0)
+    w, arch = init_mlp_weights(628, 132, (8,), seed=0)
     Registry(path).register("victim", w, arch, env_spec=spec, algo="ppo", steps=1)
     os._exit(0)  # not reached if the kill worked
 

@@ -43,7 +43,7 @@ def reg(tmp_path: Path) -> Registry:
 
 
 def save(reg: Registry, env_spec: EnvSpec, **kw):
-    weights, arch = init_mlp_weights(460, 132, (8,), seed=0)
+    weights, arch = init_mlp_weights(628, 132, (8,), seed=0)
     args = {"algo": "ppo", "steps": 100, **kw}
     return reg.register(args.pop("name", "ppo"), weights, arch, env_spec=env_spec, **args)
 

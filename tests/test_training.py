@@ -303,7 +303,7 @@ def test_warm_start_imitates_the_teacher_and_fits_the_critic(tmp_path: Path) -> 
 
     data = collect_demonstrations(make, LastLegal(), ["player_0"], games=12, gamma=0.99, seed=0)
     n = len(data["actions"])
-    assert n > 100 and data["obs"].shape == (n, 460) and data["masks"][np.arange(n), data["actions"]].all()
+    assert n > 100 and data["obs"].shape == (n, 628) and data["masks"][np.arange(n), data["actions"]].all()
     assert np.abs(data["returns"]).max() > 0, "the dense rewards after each decision are in the returns"
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
@@ -361,7 +361,7 @@ def test_imitation_steps_pull_the_policy_toward_the_teacher() -> None:
     rng = np.random.default_rng(0)
     masks = rng.random((256, 132)) < 0.2
     masks[:, 3] = True
-    data = {"obs": rng.normal(size=(256, 460)).astype(np.float32), "masks": masks,
+    data = {"obs": rng.normal(size=(256, 628)).astype(np.float32), "masks": masks,
             "actions": np.full(256, 3, dtype=np.int64), "returns": np.zeros(256, np.float32)}
     first = imitation_steps(model.policy, model.policy.optimizer, data, 1, 64, 1.0, np.random.default_rng(1))
     later = imitation_steps(model.policy, model.policy.optimizer, data, 60, 64, 1.0, np.random.default_rng(2))
