@@ -395,6 +395,10 @@ class MythicBathsRules(RulesBase):
         return owners, nourishable, can_clean
 
     def _compute_legal(self, s: State) -> list[int]:
+        # ascending, as legal_actions promises (the Gardener's and the tokens' ids interleave with the turn's)
+        return sorted(self._legal_in_phase(s))
+
+    def _legal_in_phase(self, s: State) -> list[int]:
         if s.over:
             return []
         ph, p = s.phase, s.current

@@ -189,12 +189,14 @@ def test_python_fast_paths_agree_with_openspiel(name: str) -> None:
         state.observation_tensor(5)
 
 
-def test_a_whole_innkeeper_campaign_pays_its_net_coins() -> None:
+def test_a_whole_innkeeper_campaign_pays_its_worth_less_the_starting_coins() -> None:
     game = pyspiel.load_game("mythzoo_mythwind_innkeeper(days_per_season=2,seasons=2,seed=5)")
     state, _ = _random_game(game, np.random.default_rng(0))
     assert not state.is_truncated()
-    coins = state.env_state()["coins"]
-    assert state.returns() == [pytest.approx(coins - game._shared.env.data.starting_coins)]
+    env = game._shared.env
+    env.set_state(state.env_state())
+    worth = env.rules.worth(env.state_)  # the score: coins plus the inn's sale value
+    assert state.returns() == [pytest.approx(worth - env.data.starting_coins)]
     assert game.min_utility() <= state.returns()[0] <= game.max_utility()
 
 
