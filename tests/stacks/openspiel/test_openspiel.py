@@ -194,8 +194,8 @@ def test_a_whole_innkeeper_campaign_pays_its_worth_less_the_starting_coins() -> 
     state, _ = _random_game(game, np.random.default_rng(0))
     assert not state.is_truncated()
     env = game._shared.env
-    env.set_state(state.env_state())
-    worth = env.rules.worth(env.state_)  # the score: coins plus the inn's sale value
+    rules = env.unwrapped.rules
+    worth = rules.worth(rules.from_json(state.env_state()))  # the score: coins plus the inn's sale value
     assert state.returns() == [pytest.approx(worth - env.data.starting_coins)]
     assert game.min_utility() <= state.returns()[0] <= game.max_utility()
 
