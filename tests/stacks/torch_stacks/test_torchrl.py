@@ -34,10 +34,10 @@ def test_check_env_specs_every_game_size_and_seed(name: str, size: int | None) -
 
 
 def test_stock_wrapper_still_fails_at_a_finished_game() -> None:
-    """The TorchRL behaviour mythzoo's wrapper fixes: Mythsgate's seed-0 game ends on the third
-    decision and check_env_specs then samples the finished Invoker's all-zero mask. When this
-    stops failing, TorchRL has fixed it and mythzoo.adapters.torchrl can go."""
-    env = StockPettingZooWrapper(env=make("mythsgate"), use_mask=True)
+    """The TorchRL behaviour mythzoo's wrapper fixes: a Mythic Baths game capped at one turn ends
+    within check_env_specs' rollout, which then samples a finished player's all-zero mask. When
+    this stops failing, TorchRL has fixed it and mythzoo.adapters.torchrl can go."""
+    env = StockPettingZooWrapper(env=make("mythic_baths", max_turns=1), use_mask=True)
     with pytest.raises(RuntimeError, match="invalid multinomial distribution"):
         check_env_specs(env, seed=0)
 
