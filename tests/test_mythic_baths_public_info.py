@@ -43,6 +43,25 @@ def test_top_guest_of_the_guest_deck_is_public_in_the_observation_and_the_render
     assert not _view(e, "player_0", "guest_deck_top").any() and "Next guest" not in e.render()
 
 
+def test_top_guest_of_the_guest_deck_is_shown_in_the_rgb_array_image():
+    e = mythic_baths_v1.raw_env(num_players=2, render_mode="rgb_array")
+    e.reset(seed=3)
+    panel = (slice(214, 282), slice(520, 952))  # the "Next guest" tile beside the supply row
+    state = e.get_state()
+    deck = state["game"]["guest_deck"]
+    before = e.render()[panel].copy()
+    other = next(i for i in range(len(deck) - 1) if e.rules.guests[deck[i]].name != e.rules.guests[deck[-1]].name)
+    deck[-1], deck[other] = deck[other], deck[-1]  # another guest on top, nothing else changed
+    e.set_state(state)
+    after = e.render()[panel]
+    assert (before != after).any()
+    state["game"]["collected"][1] += state["game"]["guest_deck"]
+    state["game"]["guest_deck"] = []
+    e.set_state(state)
+    empty = e.render()[panel]
+    assert len(np.unique(empty.reshape(-1, 3), axis=0)) == 1  # no tile, only the background
+
+
 def test_resample_hidden_keeps_the_top_guest_and_redraws_the_rest():
     e = _env()
     deck = e.get_state()["game"]["guest_deck"]

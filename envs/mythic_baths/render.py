@@ -117,11 +117,27 @@ def _card(img, x: int, y: int, w: int, h: int, rules: MythicBathsRules, kind: in
     raster.frame(img, x, y, w, h, raster.BG)
 
 
+def _next_guest(img, x: int, y: int, rules: MythicBathsRules, guest: int, left: int) -> None:
+    """The top of the guest deck: a small tile in its creature's colour with its name, amber and needs."""
+    g, cs = rules.guests[guest], rules.cs
+    creature = g.ability if g.troublesome else g.creature
+    raster.text(img, x, y, f"Next guest ({left} in the deck)", raster.HIGHLIGHT)
+    w, h = IMAGE_W - 8 - x, 52
+    raster.fill(img, x, y + 14, w, h, CREATURE_COLORS[creature % len(CREATURE_COLORS)])
+    if g.troublesome:
+        raster.frame(img, x, y + 14, w, h, raster.BAD, 3)
+    kind = f"troublesome {cs.creatures[creature]}" if g.troublesome else cs.creatures[creature]
+    raster.text(img, x + 4, y + 18, f"{g.name} ({kind})  amber {g.amber}", raster.BG, max_chars=(w - 8) // raster.CELL_W)
+    units = [t for t in range(rules.T) for _ in range(g.needs[t])]
+    for i, t in enumerate(units[:24]):
+        raster.fill(img, x + 4 + i * 14, y + 34, 12, 12, INGREDIENT_COLORS[t % len(INGREDIENT_COLORS)])
+
+
 def render_image(rules: MythicBathsRules, s: State, seat: int) -> np.ndarray:
     """The table as an image (``IMAGE_H x IMAGE_W x 3`` uint8): the baths as tiles (dirty brown,
     clean blue, a guest in its creature's colour, troublesome framed red, the nourishing player's
-    colour as a stripe), the supply's cards in their ingredients' colours, every player's VP bar,
-    and ``seat``'s hand."""
+    colour as a stripe), the supply's cards in their ingredients' colours, the guest deck's face-up top card, every
+    player's VP bar, and ``seat``'s hand."""
     cs, n = rules.cs, rules.n
     img = raster.canvas(IMAGE_W, IMAGE_H)
     lines = render_text(rules, s, seat).split("\n")
@@ -166,6 +182,9 @@ def render_image(rules: MythicBathsRules, s: State, seat: int) -> np.ndarray:
         x = 8 + i * 96
         _card(img, x, top2 + 14, 88, 40, rules, k)
         raster.text(img, x, top2 + 58, f"[{i}] {cs.kind_label(k) if k >= 0 else '-'}", max_chars=15)
+    # The guest deck's top card lies face up (Setup 2): the next guest, beside the supply.
+    if s.guest_deck:
+        _next_guest(img, 520, top2, rules, s.guest_deck[-1], len(s.guest_deck))
     # Players: VP bars.
     top3 = top2 + 80
     scores = rules.scores(s)
