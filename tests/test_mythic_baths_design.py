@@ -13,11 +13,12 @@ from design import mythic_baths as report  # noqa: E402
 
 
 def test_design_report_runs_seeded_and_its_figures_are_consistent(capsys):
-    assert report.main(["--games", "4"]) == 0
+    assert report.main(["--games", "4", "--ban-games", "4"]) == 0
     first = capsys.readouterr().out
-    assert report.main(["--games", "4"]) == 0
+    assert report.main(["--games", "4", "--ban-games", "4"]) == 0
     assert capsys.readouterr().out == first  # seeded: the same command prints the same figures
-    assert "--games 4" in first
+    assert "--games 4 --ban-games 4" in first
+    assert "| manager effects | 4 |" in first
     for n in report.PLAYER_COUNTS:  # each count's win shares add up to 1 (ties shared)
         row = next(line for line in first.splitlines() if line.startswith(f"| {n} | 4 |"))
         shares = [float(x) for x in re.findall(r"(\d\.\d{3}) \[", row.split("|")[3])]

@@ -179,7 +179,7 @@ def progress(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def report(games: int, seed: int, command: str) -> tuple[str, bool]:
+def report(games: int, seed: int, command: str, ban_games: int = 1000) -> tuple[str, bool]:
     """The markdown report and whether every target was met."""
     out = [f"Command: `{command}` (seed {seed}; heuristic = `policies/mythic_baths_heuristic.py`).", ""]
     all_met = True
@@ -243,7 +243,7 @@ def report(games: int, seed: int, command: str) -> tuple[str, bool]:
     out += ["## Manager effects (all heuristic games above)", ""] + rows + [""]
     # 5. Card classes banned from one seat (2 players, seats alternating).
     rows = ["| class banned from one seat | games | that seat's win share (95% Wilson) | matters (upper < 0.5) | not decisive (>= 0.10) |", "|---|---|---|---|---|"]
-    ban_games = max(games // 2, 2)
+    ban_games = max(ban_games, 2)
     for c in CLASSES:
         wins = 0.0
         for i in range(ban_games):
@@ -270,12 +270,15 @@ def write_doc(text: str) -> None:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="design_report.py mythic_baths", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=400, help="games per player count (and for each comparison; half for each banned class)")
+    ap.add_argument("--games", type=int, default=400, help="games per player count (and for the comparison with random)")
+    ap.add_argument("--ban-games", type=int, default=1000,
+                    help="games for each banned class (the manager effects' weight is a few points of win share: 200 games cannot show it)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--write", action="store_true", help="also write the report into docs/design/mythic_baths.md")
     args = ap.parse_args(argv)
-    command = "python benchmarks/design_report.py mythic_baths" + ("" if args.games == 400 else f" --games {args.games}") + ("" if args.seed == 0 else f" --seed {args.seed}")
-    text, _ = report(args.games, args.seed, command)
+    command = ("python benchmarks/design_report.py mythic_baths" + ("" if args.games == 400 else f" --games {args.games}")
+               + ("" if args.ban_games == 1000 else f" --ban-games {args.ban_games}") + ("" if args.seed == 0 else f" --seed {args.seed}"))
+    text, _ = report(args.games, args.seed, command, args.ban_games)
     print(text)
     if args.write:
         write_doc(text)
