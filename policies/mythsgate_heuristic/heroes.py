@@ -1,8 +1,9 @@
 """The Mythsgate heuristic's heroes: one choice per decision phase of a hero.
 
-Fight a minion it likely beats (most eagerly those next to the Castle and those it kills), walk to
-one it can reach and beat this turn, draw at Power Centres, rest at inns, forge armour, trade at the
-market toward a forge cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
+Fight a minion it likely beats (most eagerly those next to the Castle and those it kills; with three
+heroes or more, none on the Portal's side unless it is the last), walk to one it can reach and beat
+this turn, draw at Power Centres, rest at inns, forge armour, trade at the market toward a forge
+cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
 that raise its chance of winning most (``_plan``); a beaten minion is pushed far from the Castle.
 """
 
@@ -126,6 +127,16 @@ class HeroPlay:
                 val += 5.0  # the last minion in play: the League wins
         return val
 
+    def _leave_on_portal_side(self, mi: dict, minions: list[dict], heroes: list[dict]) -> bool:
+        """With three heroes or more the League holds the Castle approaches and leaves alone a minion
+        on the Portal or a space next to it (unless it is the last one in play): there it steals no
+        gem next turn, and a hero that fought it would end its turn, its hand spent, where the
+        Invoker's fresh minions and his k+1 actions strike (most of his attacks at 4-5 heroes were
+        on the Portal, the Market and the Town Power Centre)."""
+        if len(heroes) < 3 or self.ca[mi["space"]] or (mi["lives"] == 1 and len(minions) == 1):
+            return False
+        return bool(self.mdist[self.portal, mi["space"]] <= 1)
+
     def _push_lands_next(self, space: int) -> bool:
         out = [x for x in self.adj[space] if not self.castle[x]]
         return bool(out) and all(self.ca[x] for x in out)
@@ -160,6 +171,8 @@ class HeroPlay:
             if me["lives"] >= 2:
                 thr -= 0.05
             if p < thr:
+                continue
+            if self._leave_on_portal_side(mi, minions, heroes):
                 continue
             (here if d == 0 else away).append((p * val, p, d, mi))
         at_pc = o["power_centre"] in legal
