@@ -1,9 +1,9 @@
 """The Mythsgate heuristic's heroes: one choice per decision phase of a hero.
 
 Fight a minion it likely beats (most eagerly those next to the Castle and those it kills; with three
-heroes or more, none on the Portal's side unless it is the last), walk to one it can reach and beat
-this turn, draw at Power Centres, rest at inns, forge armour, trade at the market toward a forge
-cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
+heroes or more, none on the Portal's side unless it is the last, nor a last move there with a weak
+hand), walk to one it can reach and beat this turn, draw at Power Centres, rest at inns, forge
+armour, trade at the market toward a forge cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
 that raise its chance of winning most (``_plan``); a beaten minion is pushed far from the Castle.
 """
 
@@ -137,6 +137,15 @@ class HeroPlay:
             return False
         return bool(self.mdist[self.portal, mi["space"]] <= 1)
 
+    def _spent_on_portal_side(self, dest: int, nhand: int, heroes: list[dict]) -> bool:
+        """With three heroes or more, a hero of three cards or fewer does not walk with its last action
+        onto the Portal or a space next to it (the Market, the Town Power Centre): it would stand there
+        through the Invoker's turn unable to act, a weak defender beside his fresh minions. It waits
+        and walks there next turn with an action left to draw, trade or fight."""
+        if len(heroes) < 3 or nhand > 3 or self.ca[dest] or self.castle[dest]:
+            return False
+        return bool(self.mdist[self.portal, dest] <= 1)
+
     def _push_lands_next(self, space: int) -> bool:
         out = [x for x in self.adj[space] if not self.castle[x]]
         return bool(out) and all(self.ca[x] for x in out)
@@ -207,6 +216,8 @@ class HeroPlay:
                 return o["explore"] if o["explore"] in legal else o["explore_two"]
             return o["end_turn"]
         step = self._step_toward(sp, goal, legal)
+        if step is not None and left == 1 and self._spent_on_portal_side(step - o["move"], nhand, heroes):
+            return o["end_turn"]
         return step if step is not None else o["end_turn"]
 
     def _needs(self, me: dict) -> np.ndarray:
