@@ -104,3 +104,68 @@ def test_heuristic_heroes_beat_random_invoker() -> None:
     pooled = (league_h + league_r) / (2 * games)
     z = (p1 - p0) / np.sqrt(2 * pooled * (1 - pooled) / games)
     assert z > 1.65, (league_h, league_r, z)
+
+
+def _hero_attacks(num_heroes: int, games: int) -> tuple[int, int]:
+    """(heroes' attacks on minions on the Portal's side with another minion in play, all heroes' attacks)."""
+    env = mythsgate_v1.env(num_heroes=num_heroes)
+    u = env.unwrapped
+    gd = u.data
+    adj_out = [[y for y in gd.adj[x] if not gd.castle[y]] for x in range(gd.num_spaces)]
+    portal_side = {gd.portal, *adj_out[gd.portal]} - {x for x in range(gd.num_spaces) if gd.castle_adjacent[x]}
+    heur = MythsgateHeuristic(env, seed=0)
+    side = total = 0
+    for seed in range(games):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            action = int(heur.act(obs["observation"], obs["action_mask"], agent))
+            s = u.state_
+            if agent != "invoker":
+                attack = next(r for r in u.action_table(agent).ranges if r.name == "attack")
+                if attack.offset <= action < attack.offset + attack.size:
+                    total += 1
+                    in_play = [m for m, sp in enumerate(s.m_space) if sp >= 0]
+                    side += int(s.m_space[action - attack.offset] in portal_side and len(in_play) > 1)
+            env.step(action)
+    return side, total
+
+
+def test_heroes_leave_the_portal_side_alone_with_three_heroes_or_more() -> None:
+    # With three heroes or more the League holds the Castle approaches: no hero attacks a minion on the
+    # Portal or a space next to it while another minion is in play. With two heroes they still do.
+    side3, total3 = _hero_attacks(3, 12)
+    assert total3 > 20 and side3 == 0, (side3, total3)
+    side2, _ = _hero_attacks(2, 12)
+    assert side2 > 0
+
+
+def test_weak_hero_keeps_its_last_move_off_the_portal_side_with_three_heroes_or_more() -> None:
+    # With three heroes or more a hero of three cards or fewer never walks with its last action onto the
+    # Portal or a space next to it (it would stand there, unable to act, through the Invoker's turn).
+    env = mythsgate_v1.env(num_heroes=3)
+    u = env.unwrapped
+    gd = u.data
+    portal_side = {gd.portal, *(y for y in gd.adj[gd.portal] if not gd.castle[y])} - {
+        x for x in range(gd.num_spaces) if gd.castle_adjacent[x]}
+    heur = MythsgateHeuristic(env, seed=0)
+    weak_last = moves = 0
+    for seed in range(12):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            action = int(heur.act(obs["observation"], obs["action_mask"], agent))
+            if agent != "invoker":
+                move = next(r for r in u.action_table(agent).ranges if r.name == "move")
+                if move.offset <= action < move.offset + move.size:
+                    s, h = u.state_, int(agent.split("_")[1])
+                    moves += 1
+                    weak_last += int(action - move.offset in portal_side and s.h_left == 1 and sum(s.h_hand[h]) <= 3)
+            env.step(action)
+    assert moves > 50 and weak_last == 0, (weak_last, moves)

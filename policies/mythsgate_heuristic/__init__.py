@@ -15,7 +15,8 @@ beats, then spend spare actions on +3F/+1P/X3/X4 cards, Teleport and minion abil
 Power when they can turn a combat; track and token choices by value.
 
 A hero: gain a life when knocked out, attack a minion on its space it likely beats (most eagerly those
-next to the Castle and those it kills), otherwise walk to one it can reach and beat this turn, draw
+next to the Castle and those it kills; with three heroes or more, none on the Portal or next to it
+unless it is the last minion in play, and with three cards or fewer no last move there), otherwise walk to one it can reach and beat this turn, draw
 at Power Centres when its hand is short, rest at inns, forge armour (weapon, amulet, boots, pack),
 walk to the market when one trade there completes a piece, explore for materials, and otherwise wait
 where every space next to the Castle is one move away. In a combat it commits the cards that raise its chance of

@@ -1,8 +1,9 @@
 """The Mythsgate heuristic's heroes: one choice per decision phase of a hero.
 
-Fight a minion it likely beats (most eagerly those next to the Castle and those it kills), walk to
-one it can reach and beat this turn, draw at Power Centres, rest at inns, forge armour, trade at the
-market toward a forge cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
+Fight a minion it likely beats (most eagerly those next to the Castle and those it kills; with three
+heroes or more, none on the Portal's side unless it is the last, nor a last move there with a weak
+hand), walk to one it can reach and beat this turn, draw at Power Centres, rest at inns, forge
+armour, trade at the market toward a forge cost, explore for materials, or wait one move from every sacrifice space. In a combat: the cards
 that raise its chance of winning most (``_plan``); a beaten minion is pushed far from the Castle.
 """
 
@@ -126,6 +127,25 @@ class HeroPlay:
                 val += 5.0  # the last minion in play: the League wins
         return val
 
+    def _leave_on_portal_side(self, mi: dict, minions: list[dict], heroes: list[dict]) -> bool:
+        """With three heroes or more the League holds the Castle approaches and leaves alone a minion
+        on the Portal or a space next to it (unless it is the last one in play): there it steals no
+        gem next turn, and a hero that fought it would end its turn, its hand spent, where the
+        Invoker's fresh minions and his k+1 actions strike (most of his attacks at 4-5 heroes were
+        on the Portal, the Market and the Town Power Centre)."""
+        if len(heroes) < 3 or self.ca[mi["space"]] or (mi["lives"] == 1 and len(minions) == 1):
+            return False
+        return bool(self.mdist[self.portal, mi["space"]] <= 1)
+
+    def _spent_on_portal_side(self, dest: int, nhand: int, heroes: list[dict]) -> bool:
+        """With three heroes or more, a hero of three cards or fewer does not walk with its last action
+        onto the Portal or a space next to it (the Market, the Town Power Centre): it would stand there
+        through the Invoker's turn unable to act, a weak defender beside his fresh minions. It waits
+        and walks there next turn with an action left to draw, trade or fight."""
+        if len(heroes) < 3 or nhand > 3 or self.ca[dest] or self.castle[dest]:
+            return False
+        return bool(self.mdist[self.portal, dest] <= 1)
+
     def _push_lands_next(self, space: int) -> bool:
         out = [x for x in self.adj[space] if not self.castle[x]]
         return bool(out) and all(self.ca[x] for x in out)
@@ -161,6 +181,8 @@ class HeroPlay:
                 thr -= 0.05
             if p < thr:
                 continue
+            if self._leave_on_portal_side(mi, minions, heroes):
+                continue
             (here if d == 0 else away).append((p * val, p, d, mi))
         at_pc = o["power_centre"] in legal
         if at_pc and left >= 2 and nhand < me["hand_max"] and not here:
@@ -194,6 +216,8 @@ class HeroPlay:
                 return o["explore"] if o["explore"] in legal else o["explore_two"]
             return o["end_turn"]
         step = self._step_toward(sp, goal, legal)
+        if step is not None and left == 1 and self._spent_on_portal_side(step - o["move"], nhand, heroes):
+            return o["end_turn"]
         return step if step is not None else o["end_turn"]
 
     def _needs(self, me: dict) -> np.ndarray:
