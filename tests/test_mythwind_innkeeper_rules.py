@@ -892,12 +892,19 @@ def test_assumption_town_action_hire_a_die_or_learn_a_skill() -> None:
     assert s.skill_row[SK["rumormonger"]] == SERVE and s.coins == 20 - DATA.skills[SK["rumormonger"]].cost
 
 
-def test_assumption_skill_levels_two_and_three_in_play_from_seasons_one_and_two() -> None:
-    def learnable(season: int) -> set[int]:
-        s = scene(coins=100, drawn=(0,), season=season)
-        return {DATA.skills[k].level for k in range(R.NK) if R.learnable(s, k)}
-    assert DATA.skill_unlock_season == (1, 1, 2)
-    assert learnable(0) == {1, 2} and learnable(1) == {1, 2, 3} and learnable(3) == {1, 2, 3}
+def test_assumption_skill_levels_two_and_three_in_play_from_the_first_season(tmp_path) -> None:
+    def learnable(rules: MythwindInnkeeperRules, season: int) -> set[int]:
+        s = rules.from_json(R.to_json(scene(coins=100, drawn=(0,), season=season)))
+        return {DATA.skills[k].level for k in range(R.NK) if rules.learnable(s, k)}
+    assert DATA.skill_unlock_season == (1, 1, 1)
+    assert learnable(R, 0) == {1, 2, 3} and learnable(R, 3) == {1, 2, 3}
+    # A data file may bring a level's sprites into play later (the season it is first learnable).
+    raw = json.loads(DEFAULT_DATA.read_text())
+    raw["rules"]["skill_level_in_play_from_season"] = {"1": 1, "2": 1, "3": 2}
+    p = tmp_path / "charter.json"
+    p.write_text(json.dumps(raw))
+    r2 = MythwindInnkeeperRules(load_data(p), 6, 4, auto=False)
+    assert learnable(r2, 0) == {1, 2} and learnable(r2, 1) == {1, 2, 3}
 
 
 def test_assumption_learning_into_a_taken_slot_moves_that_skill_to_a_free_slot() -> None:
