@@ -17,7 +17,7 @@ from mythzoo.envs import mythwind_innkeeper_v1 as inn
 from mythzoo.envs.mythwind_innkeeper.components import DEFAULT_DATA, InnDataError, load_data, parse_data
 
 RAW = json.loads(DEFAULT_DATA.read_text())
-DEFAULT_DIGEST = "0af772e5d09d8722"  # recorded in every saved state's and checkpoint's config["data"]
+DEFAULT_DIGEST = "03390bdd24926341"  # recorded in every saved state's and checkpoint's config["data"]
 
 
 def _broken(mutate) -> str:

@@ -17,7 +17,7 @@ from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.rng import make_rng
 from mythzoo.envs.mythwind_innkeeper.components import (
     BAR, CLOUDY, DOOR, DRINK, FIREPLACE, FOOD, KITCHEN, MUSIC, PLAY, RAINY, SPRITE, STAGE, SUNNY, TABLE, VILLAGER, WINDOW,
-    InnDataError, load_data, parse_data, DEFAULT_DATA,
+    InnDataError, load_data, parse_data, DEFAULT_DATA, E_COINS, FRONTIER,
 )
 from mythzoo.envs.mythwind_innkeeper.rules import (
     A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, P_ARRANGE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
@@ -30,7 +30,7 @@ R = MythwindInnkeeperRules(DATA, 6, 4, auto=False)  # every decision explicit; s
 AUTO = MythwindInnkeeperRules(DATA, 6, 4)
 T = R.table
 SK = {k.key: k.sid for k in DATA.skills}
-LEVEL_SLOT = {1: 0, 2: 3, 3: 7}  # leftmost slot of each renown level on the designed track
+LEVEL_SLOT = {1: 0, 2: 3, 3: 6}  # leftmost slot of each renown level on the designed track (A5)
 
 
 def tok(t: int, style: int | None = None, n: int = 0) -> int:
@@ -40,7 +40,10 @@ def tok(t: int, style: int | None = None, n: int = 0) -> int:
 
 
 def wcard(t: int, event: bool = False, align: int = SPRITE) -> int:
-    return next(w.wid for w in DATA.weather if w.type == t and w.event == event and w.alignment == align)
+    """A weather card of type ``t`` with that alignment, with the event icon as asked where the deck
+    has one (A6: one card of each type has none, so a card without the icon may show either alignment)."""
+    cards = [w for w in DATA.weather if w.type == t and w.alignment == align]
+    return next((w.wid for w in cards if w.event == event), cards[0].wid)
 
 
 def A(name: str, arg: int = 0) -> int:
@@ -431,6 +434,7 @@ def test_party_bonus_per_guest_on_marked_furniture_type_then_coins_discarded() -
     coins_before_host = s.coins
     assert coins_before_host == 0
     s2 = R.clone(s)
+    s2.wdeck = [wcard(CLOUDY, event=False, align=SPRITE)]  # tomorrow's dawn adds no party coin
     R._host(s2)
     # 2 front facing (1 each) + 2 guests on tables (front and back facing) x 2 party coins
     assert s2.coins == 2 + 2 * 2
@@ -672,15 +676,16 @@ def test_renown_down_when_unseated_equal_or_outnumber_seated() -> None:
 
 
 def test_renown_level_three_only_with_a_style_embraced() -> None:
-    s = dusk(inn={12: tok(TABLE)}, drawn=(0,), renown=6)
+    below = LEVEL_SLOT[3] - 1  # the last slot of level II
+    s = dusk(inn={12: tok(TABLE)}, drawn=(0,), renown=below)
     seat(s, 0, 12)
     act(s, "done")
-    assert s.renown == 6  # 1 seated > 0 unseated but no style embraced
+    assert s.renown == below  # 1 seated > 0 unseated but no style embraced
     inn = {12: tok(TABLE), 0: tok(WINDOW, 0), 1: tok(FIREPLACE, 0)}
-    s = dusk(inn=inn, drawn=(0,), renown=6)
+    s = dusk(inn=inn, drawn=(0,), renown=below)
     seat(s, 0, 12)
     act(s, "done")
-    assert s.renown == 7 and R.level(s) == 3
+    assert s.renown == LEVEL_SLOT[3] and R.level(s) == 3
 
 
 def test_renown_not_decreased_below_leftmost_slot_and_not_beyond_the_track() -> None:
@@ -887,12 +892,19 @@ def test_assumption_town_action_hire_a_die_or_learn_a_skill() -> None:
     assert s.skill_row[SK["rumormonger"]] == SERVE and s.coins == 20 - DATA.skills[SK["rumormonger"]].cost
 
 
-def test_assumption_skill_levels_two_and_three_in_play_from_seasons_one_and_two() -> None:
-    def learnable(season: int) -> set[int]:
-        s = scene(coins=100, drawn=(0,), season=season)
-        return {DATA.skills[k].level for k in range(R.NK) if R.learnable(s, k)}
-    assert DATA.skill_unlock_season == (1, 1, 2)
-    assert learnable(0) == {1, 2} and learnable(1) == {1, 2, 3} and learnable(3) == {1, 2, 3}
+def test_assumption_skill_levels_two_and_three_in_play_from_the_first_season(tmp_path) -> None:
+    def learnable(rules: MythwindInnkeeperRules, season: int) -> set[int]:
+        s = rules.from_json(R.to_json(scene(coins=100, drawn=(0,), season=season)))
+        return {DATA.skills[k].level for k in range(R.NK) if rules.learnable(s, k)}
+    assert DATA.skill_unlock_season == (1, 1, 1)
+    assert learnable(R, 0) == {1, 2, 3} and learnable(R, 3) == {1, 2, 3}
+    # A data file may bring a level's sprites into play later (the season it is first learnable).
+    raw = json.loads(DEFAULT_DATA.read_text())
+    raw["rules"]["skill_level_in_play_from_season"] = {"1": 1, "2": 1, "3": 2}
+    p = tmp_path / "charter.json"
+    p.write_text(json.dumps(raw))
+    r2 = MythwindInnkeeperRules(load_data(p), 6, 4, auto=False)
+    assert learnable(r2, 0) == {1, 2} and learnable(r2, 1) == {1, 2, 3}
 
 
 def test_assumption_learning_into_a_taken_slot_moves_that_skill_to_a_free_slot() -> None:
@@ -954,9 +966,9 @@ def test_gaining_a_skill_rearrangement_ends_after_slots_minus_one_moves() -> Non
 
 def test_assumption_mingled_gossip_resolves_at_next_dawn_and_goes_to_the_deck_bottom() -> None:
     s = scene(hand=(3,), drawn=())
-    s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: 4 coins
+    s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: 5 coins
     dawn(s, wcard(CLOUDY))
-    assert s.coins == 14 and s.gbottom == [3] and s.adventure == []
+    assert s.coins == 15 and s.gbottom == [3] and s.adventure == []
 
 
 def test_assumption_the_town_draws_one_adventure_card_each_dawn_the_rest_wait() -> None:
@@ -1068,3 +1080,48 @@ def test_assumption_illegal_actions_raise_and_change_nothing() -> None:
     with pytest.raises(IllegalActionError, match="not legal"):
         R.apply(s, A("operate", PARTY))
     assert R.to_json(s) == before
+
+
+# ================================================================= Designed data (design targets)
+def test_assumption_starting_tokens_frontier_table_plain_window_and_door() -> None:
+    s = R.initial_state(0)
+    start = [DATA.accommodations[a] for a in s.setup]
+    assert [a.type for a in start] == [TABLE, WINDOW, DOOR]
+    assert [a.style for a in start] == [FRONTIER, -1, -1] and start[0].renown == 2
+    for d in (12, 0, 24):  # placed at setup whatever their renown requirement
+        act(s, "slot", d)
+    assert s.slot_acc[12] == start[0].aid and R.style_counts(s)[FRONTIER] == 1
+    assert R.worth(s) == s.coins + sum(a.cost // 2 for a in start)
+
+
+def test_assumption_renown_track_level_three_from_the_seventh_slot() -> None:
+    assert DATA.renown_levels == (1, 1, 1, 2, 2, 2, 3, 3, 3, 3)
+    assert DATA.renown_guests == (6, 6, 6, 7, 7, 8, 9, 9, 10, 10)
+    # Into slot 6 (level III) only with an embraced style; the frontier start token and one more frontier token do.
+    s = scene(renown=5, inn={12: tok(TABLE, FRONTIER)})
+    R._renown_up(s)
+    assert s.renown == 5
+    s = scene(renown=5, inn={12: tok(TABLE, FRONTIER), 13: tok(BAR, FRONTIER)})
+    R._renown_up(s)
+    assert s.renown == 6 and R.level(s) == 3
+
+
+def test_assumption_weather_deck_nine_event_days_in_twelve() -> None:
+    for t in (SUNNY, CLOUDY, RAINY):
+        cards = [w for w in DATA.weather if w.type == t]
+        assert len(cards) == 4 and sum(w.event for w in cards) == 3
+        assert {w.alignment for w in cards if w.event} == {SPRITE, VILLAGER}
+
+
+def test_assumption_skill_costs_level_two_and_three_repay_in_a_dozen_uses() -> None:
+    cost = {k.key: k.cost for k in DATA.skills}
+    assert cost == {"musical_ear": 8, "waxed_furniture": 8, "rumormonger": 6, "quartermaster": 8, "waiting_list": 25,
+                    "entertainer": 6, "patron": 6, "worker_encouragement": 6, "favorite": 8, "charming": 8}
+    s = scene(coins=30, drawn=(0,), season=1)
+    act(s, "learn", SK["charming"] * R.slots + IMPROVE)
+    assert s.coins == 30 - 8 and s.skill_row[SK["charming"]] == IMPROVE
+
+
+def test_assumption_gossip_coin_cards_pay_three_four_and_five() -> None:
+    coins = {c.name: c.effect[1] for c in DATA.gossip if c.effect[0] == E_COINS}
+    assert coins == {"Harvest Rumours": 4, "Bard's Tale": 3, "Market Day": 5}

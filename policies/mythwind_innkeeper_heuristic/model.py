@@ -255,8 +255,17 @@ class InnModel:
     def _support_room(self, s: _View, need: int) -> bool:
         return any(s.acc[d] == need and any(s.acc[y] < 0 for y in ADJ[d]) for d in range(25))
 
+    def _dusk_renown(self, s: _View, seated_tonight: int) -> int:
+        """Tonight's satisfaction step (+1 or -1) if ``seated_tonight`` of the drawn guests are seated."""
+        seated = sum(1 for g in s.gloc if g == "seated") + seated_tonight
+        unseated = len(self._drawn(s)) - seated_tonight
+        return 1 if seated > unseated else -1
+
     def _card_gain(self, s: _View, c: int, base_tonight: float) -> float:
-        return self._tonight(s, extra_cards=(c,)) - base_tonight
+        drawn = self._drawn(s)
+        n0, n1 = len(self._matching(s, drawn)), len(self._matching(s, drawn, extra_cards=(c,)))
+        swing = (self._dusk_renown(s, n1) - self._dusk_renown(s, n0)) * RENOWN_VALUE
+        return self._tonight(s, extra_cards=(c,)) - base_tonight + swing
 
     def _mingle_gain(self, s: _View, c: int) -> float:
         eff = s.cards[c][3]
@@ -271,7 +280,11 @@ class InnModel:
         if not left or not free:
             return -1.0, None, None
         g = max(left, key=lambda x: s.gworth[x])
-        return 1.0 + s.gworth[g] - 1.0 - RENOWN_VALUE * (1 if s.renown > 0 else 0), g, free[0]
+        # A pampered guest counts as seated and no longer as unseated: tonight's step may turn.
+        n = len(match)
+        swing = (self._dusk_renown(s, n + 1) - self._dusk_renown(s, n)) * RENOWN_VALUE
+        swing -= RENOWN_VALUE * (1 if s.renown > 0 else 0)
+        return 1.0 + s.gworth[g] - 1.0 + swing, g, free[0]
 
     def _party_gain(self, s: _View) -> tuple[float, int | None]:
         if s.party_coins <= 0:

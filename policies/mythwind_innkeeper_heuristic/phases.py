@@ -6,6 +6,8 @@ leave the choice to the player's fallback.
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
 
 
@@ -64,25 +66,44 @@ class PhaseChoices:
         return self.o["slot"] + slots[0] if slots else None
 
     # town: learn a skill that pays, or hire a worker.
+    def _learn_per_use(self, s: _View, k: int) -> float:
+        """Coins one resolution of skill ``k`` is expected to pay over the days left."""
+        key = self.skill_keys[k]
+        if key in COIN_SKILLS:
+            by_type, targ, per = COIN_SKILLS[key]
+            count = sum(1 for d, a in enumerate(s.acc) if a >= 0 and not s.dmg[d] and ((by_type and a == targ) or (not by_type and s.sty[d] == targ)))
+            return per * (count + (0.5 if by_type else 0.0))  # plain tokens still to come; styled ones are dear
+        # guest and party skills: a rough worth per resolution (a complaint or an unseated guest avoided, a party coin)
+        if key == "worker_encouragement" and not any(h for h, _ in s.dice):
+            return 0.0
+        return OTHER_SKILL_USE.get(key, 0.0)
+
+    def _arranged_worth(self, s: _View, skills: list[tuple[str, float]]) -> float:
+        """Worth over the days left of skills ``(key, coins per resolution)``, best arranged among
+        the rows (the learnt skills may be rearranged, A13); a coin skill goes only in a row the
+        heuristic plays for itself (Improve, Serve, Mingle), never one it would play for the coins."""
+        best = 0.0
+        for rows in permutations(range(self.n_rows), len(skills)):
+            if any(key in COIN_SKILLS and r in (0, 4) for (key, _), r in zip(skills, rows)):
+                continue
+            best = max(best, sum(v * self._skill_uses(s, r) for (_, v), r in zip(skills, rows)))
+        return best
+
     def _ph_town(self, s: _View, legal: set[int]) -> int | None:
         best, best_val = self.o["town_pass"], 0.0
+        gained = [k for k, r in enumerate(s.skill_row) if r >= 0]
+        now = [(self.skill_keys[k], self._learn_per_use(s, k)) for k in gained]
+        worth_now = self._arranged_worth(s, now)
+        free_rows = [r for r in range(self.n_rows) if r not in s.skill_row]
         for arg in self._in(legal, "learn"):
             k, row = self.learn_args[arg]
-            if row in s.skill_row:
-                continue  # keep the learnt skills where they are
+            if row in s.skill_row and free_rows:
+                continue  # the arrangement below places it; learn into a free slot
             key = self.skill_keys[k]
-            if key in COIN_SKILLS:
-                by_type, targ, per = COIN_SKILLS[key]
-                count = sum(1 for d, a in enumerate(s.acc) if a >= 0 and not s.dmg[d] and ((by_type and a == targ) or (not by_type and s.sty[d] == targ)))
-                per_use = per * (count + 0.5)  # tokens still to come
-            else:  # guest and party skills: a rough worth per resolution (a complaint or an unseated guest avoided, a party coin)
-                per_use = OTHER_SKILL_USE.get(key, 0.0)
-                if key == "worker_encouragement" and not any(h for h, _ in s.dice):
-                    per_use = 0.0
-            frac_ok = row in (1, 3) or (row == 2 and all(r in s.skill_row for r in (1, 3))) or (row in (0, 4) and per_use > 0 and key not in COIN_SKILLS)
-            if not frac_ok:
+            if key in COIN_SKILLS and row in (0, 4):
                 continue
-            val = per_use * self._skill_uses(s, row) - s.skill_cost[k] * 1.3
+            val = self._arranged_worth(s, now + [(key, self._learn_per_use(s, k))]) - worth_now - s.skill_cost[k] * 1.3
+            val += 0.01 * self._skill_uses(s, row)  # the most played free row first
             if val > best_val:
                 best, best_val = self.o["learn"] + arg, val
         # Hire a villager die for Mingle (each pip: an adventure card's coins) while it can pay back.
@@ -99,9 +120,7 @@ class PhaseChoices:
         if key in COIN_SKILLS:
             by_type, arg, per = COIN_SKILLS[key]
             return per * sum(1 for d, a in enumerate(s.acc) if a >= 0 and not s.dmg[d] and ((by_type and a == arg) or (not by_type and s.sty[d] == arg)))
-        if key in GUEST_SKILLS:
-            return 0.5
-        return 0.3 if key == "entertainer" else 0.0
+        return self._learn_per_use(s, k)  # the worth the skill was learnt for
 
     def _ph_arrange(self, s: _View, legal: set[int]) -> int | None:
         """The move (a skill into another row's slot, swapping with a skill there) that raises the
@@ -113,6 +132,8 @@ class PhaseChoices:
             k, r = self.arrange_args[arg]
             j = next((x for x, rr in enumerate(s.skill_row) if rr == r), -1)
             old_row = s.skill_row[k]
+            if (self.skill_keys[k] in COIN_SKILLS and r in (0, 4)) or (j >= 0 and self.skill_keys[j] in COIN_SKILLS and old_row in (0, 4)):
+                continue  # coin skills stay in the rows played for themselves (as learnt)
             gain = value[k] * (self._skill_uses(s, r) - self._skill_uses(s, old_row))
             if j >= 0:
                 gain += value[j] * (self._skill_uses(s, old_row) - self._skill_uses(s, r))

@@ -31,7 +31,7 @@ NEAR = [
 
 # The model's constants.
 # Guests welcomed per renown slot on an ordinary day (the journal: 6 at level I); a prior for the model.
-GUESTS_PER_DAY = (6, 6, 6, 7, 7, 8, 8, 9, 9, 10)
+GUESTS_PER_DAY = (6, 6, 6, 7, 7, 8, 9, 9, 10, 10)
 # Coin skills: key -> (counts a type (True) or a style (False), index, coins per token).
 COIN_SKILLS = {
     "musical_ear": (True, BAR, 1), "waxed_furniture": (True, TABLE, 1), "quartermaster": (True, DOOR, 1),
@@ -41,7 +41,7 @@ HIRE = True  # hire villager dice to Mingle
 HIRE_RESERVE = 12.0  # coins kept for purchases before hiring
 GUEST_SKILLS = ("rumormonger", "waiting_list", "favorite")
 # Worth in coins of one resolution of the skills that pay no coins directly (learning them).
-OTHER_SKILL_USE = {"rumormonger": 0.7, "waiting_list": 2.5, "favorite": 2.8, "entertainer": 1.5, "worker_encouragement": 2.0}
+OTHER_SKILL_USE = {"rumormonger": 0.7, "waiting_list": 1.2, "favorite": 1.0, "entertainer": 0.5, "worker_encouragement": 0.5}
 RENOWN_VALUE = 1.0  # coins one step of renown is worth
 PARTY_RENOWN_WEIGHT = 0.5  # the two steps a party costs, in RENOWN_VALUEs each (renown comes back by seating)
 LOSE_VALUE = 3.0  # coins a "lose an accommodation" complaint costs
