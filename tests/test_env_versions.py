@@ -43,10 +43,13 @@ def test_old_version_name_raises_retired_env_error_naming_the_current(game):
 
 @pytest.mark.parametrize("game", SHIPPED, ids=lambda g: g.name)
 def test_old_version_module_import_fails_naming_the_current(game):
-    old = f"mythzoo.envs.{game.name}_v{game.version - 1}"
-    sys.modules.pop(old, None)
-    with pytest.raises(ImportError, match=game.env_name):
-        importlib.import_module(old)
+    for version in range(game.version):  # every older module, not only the last one
+        old = f"mythzoo.envs.{game.name}_v{version}"
+        sys.modules.pop(old, None)
+        with pytest.raises(ImportError, match=game.env_name):
+            importlib.import_module(old)
+        with pytest.raises(RetiredEnvError, match=game.env_name):
+            mz_envs.resolve(f"{game.name}_v{version}")
     assert importlib.import_module(game.module).env is not None
 
 
@@ -71,7 +74,7 @@ def test_old_gymnasium_id_is_deprecated_naming_the_current():
 
 @pytest.mark.parametrize("command", [["eval", "mythic_baths_v0", "random", "random", "--games", "2"],
                                      ["train", "mythsgate_v0", "--dry-run"],
-                                     ["play", "mythwind_innkeeper_v0"]])
+                                     ["play", "mythwind_innkeeper_v0"], ["play", "mythwind_innkeeper_v1"]])
 def test_cli_with_a_retired_env_prints_one_line_naming_the_current(command):
     done = subprocess.run([sys.executable, "-m", "mythzoo", *command], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2

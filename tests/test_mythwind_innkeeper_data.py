@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from mythzoo.envs import mythwind_innkeeper_v1 as inn
+from mythzoo.envs import mythwind_innkeeper_v2 as inn
 from mythzoo.envs.mythwind_innkeeper.components import DEFAULT_DATA, InnDataError, load_data, parse_data
 
 RAW = json.loads(DEFAULT_DATA.read_text())
