@@ -7,6 +7,7 @@ and ``mythzoo play --save`` write it, ``mythzoo replay`` reads it.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Hashable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -81,8 +82,14 @@ class GameRecord:
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON."""
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(self.to_dict()) + "\n")
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")  # renamed over the file: a failed write leaves no half record
+        try:
+            tmp.write_text(json.dumps(self.to_dict()) + "\n")
+            os.replace(tmp, p)
+        finally:
+            tmp.unlink(missing_ok=True)
 
 
 def load_records(path: str | Path) -> list[GameRecord]:
