@@ -298,8 +298,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         what = f"{n} players"
     print(f"mythzoo eval: {env_name}, {what}, {len(args.refs)} policies, {args.games} games requested, seed {args.seed}, "
           f"{workers} worker{'s' if workers > 1 else ''}", flush=True)
-    result = tournament(env_name, args.refs, args.games, num_players=args.players, workers=workers, seed=args.seed,
-                        registry=args.registry, env_kwargs=kw, anchor=anchor, progress=not args.quiet)
+    from mythzoo.evaluation.pool import WorkerError
+
+    try:
+        result = tournament(env_name, args.refs, args.games, num_players=args.players, workers=workers, seed=args.seed,
+                            registry=args.registry, env_kwargs=kw, anchor=anchor, progress=not args.quiet)
+    except WorkerError as e:
+        print(f"mythzoo eval: error: {e}", file=sys.stderr)
+        return 1
     print()
     print(result.table())
     print()
@@ -384,7 +390,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         records = load_records(args.record)
     except (OSError, ValueError, TypeError) as e:
-        raise _usage_error(f"cannot read game records from {args.record}: {e}") from None
+        raise _usage_error(f"cannot read game records from {args.record}: {getattr(e, 'strerror', None) or e}") from None
     if not records:
         raise _usage_error(f"{args.record} holds no game records")
     if args.game >= len(records):
@@ -392,8 +398,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = records[args.game]
     if args.seat is not None and args.seat >= record.num_players:
         raise _usage_error(f"--seat {args.seat}: the game has {record.num_players} seats")
-    labels = record.labels or record.refs
-    print(f"replay: {record.env} {record.env_kwargs}, seed {record.seed}, {record.decisions} decisions; "
+    labels = [ascii(x)[1:-1] for x in (record.labels or record.refs)]  # text from a file, printed escaped
+    print(f"replay: {ascii(record.env)[1:-1]} {ascii(record.env_kwargs)}, seed {record.seed}, {record.decisions} decisions; "
           + ", ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)), flush=True)
     try:
         result = replay(record, render=not args.check, step_delay=args.step_delay, seat=args.seat)
@@ -404,6 +410,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         state = "finished" if result.finished else "unfinished"
         print(f"replay ok: {result.decisions} decisions ({state}); final rewards {result.final_rewards}, scores {result.scores}"
               + (f", returns {result.returns}" if result.returns is not None and result.returns != result.final_rewards else ""))
+    if not result.bound:
+        print(f"note: {record.format} record without decision digests: its actions were checked for legality and the result, "
+              "not one by one (a changed legal action that leaves the result equal goes unnoticed)")
     return 0
 
 
