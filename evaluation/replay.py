@@ -72,8 +72,6 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
     if record.seed is not None and not (isinstance(record.seed, int) and not isinstance(record.seed, bool) and record.seed >= 0):
         raise ReplayError(f"the record's seed {record.seed!r} is not a non-negative integer")
     digests = record.digests
-    if digests is not None and len(digests) != len(record.actions):
-        raise ReplayError(f"the record has {len(digests)} decision digests for {len(record.actions)} actions")
     # The runner's bookkeeping, filled afresh (the record being checked is never touched).
     game = GameInProgress(env, Table(GameRecord(record.env, record.env_kwargs, record.num_players, record.seed, record.refs,
                                                 record.policy_seeds), ()))
@@ -83,6 +81,8 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
         if k >= len(record.actions):
             if record.finished:
                 raise ReplayError(f"the record ends after {k} decisions but the game goes on ({agent} to move)")
+            if digests is not None and len(digests) != k:
+                raise ReplayError(f"the record has {len(digests)} decision digests for {k} actions")
             yield ReplayStep(k, agent, None, None, u.render_text(seat) if render else None)
             return
         action = record.actions[k]
@@ -94,12 +94,16 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
                 raise ReplayError(f"decision {k}: action {action} ({u.action_label(action)}) is not legal for {agent}")
         yield ReplayStep(k, agent, action, u.action_label(action), u.render_text(seat) if render else None)
         game.apply(d, action, None)
+        if digests is not None and k >= len(digests):
+            raise ReplayError(f"decision {k}: the record has {len(digests)} decision digests for {len(record.actions)} actions")
         if digests is not None and game.record.digests[k] != digests[k]:
             raise ReplayError(f"decision {k}: the digest differs from the record's: the action ({action}, {u.action_label(action)}) "
                               "or the position before it is not the one recorded")
         k += 1
     if k < len(record.actions):
         raise ReplayError(f"the game ended after {k} decisions but the record has {len(record.actions)} actions")
+    if digests is not None and len(digests) != k:
+        raise ReplayError(f"the record has {len(digests)} decision digests for {k} actions")
     played = game.record
     rewards, scores, returns = played.final_rewards, played.scores, played.returns
     if record.finished:
