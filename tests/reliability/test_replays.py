@@ -79,6 +79,10 @@ def test_the_digest_covers_the_action_the_observation_the_mask_and_the_chain() -
     assert decision_digest(None, "player_0", obs, ~mask, 2) != base
     assert decision_digest("00" * 8, "player_0", obs, mask, 2) != base
     assert decision_digest(None, "player_0", obs.astype(">f4"), mask, 2) == base  # the bytes are little-endian whatever the array's order
+    strided = np.zeros(12, dtype=np.float32)[::2]
+    strided[:] = obs
+    assert decision_digest(None, "player_0", strided, [True, False, True], 2) == base  # any layout, any mask type
+    assert decision_digest(None, "player_0", obs, mask.astype(np.int8), 2) == base
 
 
 def test_a_changed_digest_or_a_dropped_one_is_refused() -> None:
