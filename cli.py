@@ -195,7 +195,8 @@ def play_random_game(env_name: str, players: int, seed: int, index: int) -> Demo
     env_seed, rng = game_seeds(seed, env_name, players, index)
     policy = RandomPolicy()
     policy.rng = rng  # one generator draws every seat's moves, in the order they are made
-    record = GameRecord(env_name, _spec(env_name).size_kwargs(players), players, env_seed, ["random"] * players, [None] * players)
+    record = GameRecord(env_name, _spec(env_name).size_kwargs(players), players, env_seed, ["random"] * players, [None] * players,
+                        digests=None)  # summarised, never kept: no decision digests
     start = time.perf_counter()
     play_one(env, [policy] * players, record)
     seconds = time.perf_counter() - start

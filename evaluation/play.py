@@ -19,6 +19,7 @@ name the rows of the results (:func:`~.loading.name_policies`).
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -166,7 +167,12 @@ def tournament(
         result = summarise_roles(env_name, kw, seed, roles, seat_roles, role_refs, labels, cycle, records, play_refs)
     result.seconds = time.perf_counter() - start
     if registry is not None:
-        result.registry_notes = result.record_in(registry)
+        from mythzoo.policies.registry.errors import RegistryError
+
+        try:
+            result.registry_notes = result.record_in(registry)
+        except (OSError, ValueError, LookupError, sqlite3.Error, RegistryError) as e:  # the games are kept whatever the registry does
+            result.registry_notes = [f"not recorded: {type(e).__name__}: {' '.join(str(e).split())}"]
     return result
 
 

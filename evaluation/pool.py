@@ -3,16 +3,27 @@
 Every task is a picklable tuple for a top-level function that returns a list (of games); the
 results come back in completion order, so callers sort them (a game's result never depends on
 which worker played it). ``spawn`` gives clean workers on every platform (no fork of a threaded
-parent).
+parent). A worker that cannot start, or dies, stops the whole pool with :class:`WorkerError` (the
+usual cause: a script that calls ``tournament(..., workers > 1)`` without an
+``if __name__ == "__main__":`` guard, which every spawned worker re-imports); it is never respawned.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
+
+class WorkerError(RuntimeError):
+    """A worker process could not start or died: the pool is stopped, the games not yet done are dropped."""
+
+
+WORKER_ERROR = ("a worker process could not start or died, so the pool was stopped; if this runs from a script, put the call "
+                "under `if __name__ == \"__main__\":` (each spawned worker imports the script), or use workers=1")
 
 GAMES_PER_WORKER = 20  # starting a worker costs about a second: not for a few games
 
@@ -57,9 +68,19 @@ def run_tasks(
                 out += done
                 bar.update(len(done))
         else:
+            # concurrent.futures, not multiprocessing.Pool: a worker that exits (one that fails while
+            # starting included) breaks the executor at once, where a Pool would start it again forever.
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers) as pool:
-                for done in pool.imap_unordered(fn, tasks):
-                    out += done
-                    bar.update(len(done))
+            with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+                futures = [pool.submit(fn, task) for task in tasks]
+                try:
+                    for future in as_completed(futures):
+                        done = future.result()
+                        out += done
+                        bar.update(len(done))
+                except BrokenProcessPool:
+                    raise WorkerError(WORKER_ERROR) from None
+                finally:
+                    for future in futures:
+                        future.cancel()
     return out

@@ -3,9 +3,13 @@
 The actions go through the game runner's bookkeeping (:class:`~.runner.GameInProgress`), so a
 replay computes final rewards, returns and scores exactly as the game did.
 
-A replay needs no policy: the env's seed and the actions determine everything. An illegal action
-(unless the record says the game ended by it), a record longer or shorter than the game, or final
-rewards, returns or scores that differ from the record's raise :class:`ReplayError`.
+A replay needs no policy: the env's seed and the actions determine everything. An env that cannot
+be made from the record (an unknown env, bad ``env_kwargs``, seats that are not the env's), an
+illegal action (unless the record says the game ended by it), a decision whose digest differs from
+the record's (a changed action, or a different position before it), a record longer or shorter
+than the game, or final rewards, returns or scores that differ from the record's raise
+:class:`ReplayError`. A record without digests (format ``mythzoo-game/1``) binds no decision: its
+replay checks legality and the result only (``ReplayResult.bound`` is False).
 """
 
 from __future__ import annotations
@@ -51,11 +55,23 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
     the end. Raises :class:`ReplayError` on an illegal action (unless the record says the game ended
     by it), on a record longer or shorter than the game, or on final rewards/scores that differ.
     ``seat``: whose view to render (default: the player to move)."""
-    env = make(record.env, **dict(record.env_kwargs or {}))
+    env = _make_env(record)
     u = env.unwrapped
     config = dict(getattr(u, "config", {}) or {})
     if record.env_config and config != record.env_config:
-        raise ReplayError(f"the env's config {config} differs from the record's {record.env_config}")
+        raise ReplayError(f"the env's config {_short(config)} differs from the record's {_short(record.env_config)}")
+    agents = list(u.possible_agents)
+    if record.num_players != len(agents):
+        raise ReplayError(f"the record has {record.num_players} seats but {record.env} {_short(record.env_kwargs)} has {len(agents)}")
+    if record.agents and list(record.agents) != agents:
+        raise ReplayError(f"the record's agents {_short(record.agents)} are not the env's {agents}")
+    for name in ("refs", "labels", "policy_seeds"):
+        value = getattr(record, name)
+        if value is not None and len(value) != len(agents):
+            raise ReplayError(f"the record's {name} has {len(value)} entries for {len(agents)} seats")
+    if record.seed is not None and not (isinstance(record.seed, int) and not isinstance(record.seed, bool) and record.seed >= 0):
+        raise ReplayError(f"the record's seed {record.seed!r} is not a non-negative integer")
+    digests = record.digests
     # The runner's bookkeeping, filled afresh (the record being checked is never touched).
     game = GameInProgress(env, Table(GameRecord(record.env, record.env_kwargs, record.num_players, record.seed, record.refs,
                                                 record.policy_seeds), ()))
@@ -65,10 +81,12 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
         if k >= len(record.actions):
             if record.finished:
                 raise ReplayError(f"the record ends after {k} decisions but the game goes on ({agent} to move)")
+            if digests is not None and len(digests) != k:
+                raise ReplayError(f"the record has {len(digests)} decision digests for {k} actions")
             yield ReplayStep(k, agent, None, None, u.render_text(seat) if render else None)
             return
         action = record.actions[k]
-        if not isinstance(action, int) or not 0 <= action < len(d.mask):
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < len(d.mask):
             raise ReplayError(f"decision {k}: action {action!r} is outside {agent}'s action space")
         if not d.mask[action]:
             ill = record.illegal or {}
@@ -76,9 +94,16 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
                 raise ReplayError(f"decision {k}: action {action} ({u.action_label(action)}) is not legal for {agent}")
         yield ReplayStep(k, agent, action, u.action_label(action), u.render_text(seat) if render else None)
         game.apply(d, action, None)
+        if digests is not None and k >= len(digests):
+            raise ReplayError(f"decision {k}: the record has {len(digests)} decision digests for {len(record.actions)} actions")
+        if digests is not None and game.record.digests[k] != digests[k]:
+            raise ReplayError(f"decision {k}: the digest differs from the record's: the action ({action}, {u.action_label(action)}) "
+                              "or the position before it is not the one recorded")
         k += 1
     if k < len(record.actions):
         raise ReplayError(f"the game ended after {k} decisions but the record has {len(record.actions)} actions")
+    if digests is not None and len(digests) != k:
+        raise ReplayError(f"the record has {len(digests)} decision digests for {k} actions")
     played = game.record
     rewards, scores, returns = played.final_rewards, played.scores, played.returns
     if record.finished:
@@ -91,15 +116,42 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
     yield ReplayStep(k, None, None, None, u.render_text(seat if seat is not None else 0) if render else None, rewards, scores, returns)
 
 
+def _short(value: object) -> str:
+    text = ascii(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _make_env(record: GameRecord) -> object:
+    """The record's env, or a :class:`ReplayError` saying why it cannot be made."""
+    from mythzoo.envs import RetiredEnvError, resolve
+
+    if not isinstance(record.env, str):
+        raise ReplayError(f"the record's env {_short(record.env)} is not an env name")
+    if not isinstance(record.env_kwargs, dict):
+        raise ReplayError(f"the record's env_kwargs {_short(record.env_kwargs)} is not an object")
+    try:
+        resolve(record.env)
+    except RetiredEnvError as e:
+        raise ReplayError(str(e)) from None
+    except KeyError:
+        raise ReplayError(f"unknown env {_short(record.env)}") from None
+    try:
+        return make(record.env, **dict(record.env_kwargs))
+    except (TypeError, ValueError, KeyError, OverflowError) as e:
+        raise ReplayError(f"cannot make {record.env} with {_short(record.env_kwargs)}: {' '.join(str(e).split())}") from None
+
+
 @dataclass
 class ReplayResult:
-    """What a successful replay found."""
+    """What a successful replay found. ``bound``: the record has decision digests, so every action
+    was checked against the game (False for an old record: legality and the result only)."""
 
     decisions: int
     final_rewards: list[float] | None
     scores: list[float] | None
     finished: bool
     returns: list[float] | None = None
+    bound: bool = True
 
 
 def replay(
@@ -112,7 +164,7 @@ def replay(
     """Re-play ``record`` (see :func:`iter_replay`), printing the ansi rendering turn by turn to
     ``out`` (stdout) when ``render``; raises :class:`ReplayError` if it does not match."""
     out = out or sys.stdout
-    labels = record.labels or record.refs
+    labels = [ascii(x)[1:-1] for x in (record.labels or record.refs)]  # text from a file, printed escaped
     last: ReplayStep | None = None
     for step in iter_replay(record, render=render, seat=seat):
         last = step
@@ -135,5 +187,5 @@ def replay(
         else:
             out.write(f"replay ok: the record stops after {len(record.actions)} decisions (unfinished game)\n")
     return ReplayResult(len(record.actions), last.final_rewards if done else None, last.scores if done else None, done,
-                        last.returns if done else None)
+                        last.returns if done else None, record.digests is not None)
 

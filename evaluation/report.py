@@ -72,7 +72,7 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
     for i, s in enumerate(stats):
         lo, hi = s.win_ci
         ax.barh(i, s.win_rate, color=colors[i], alpha=0.3, height=0.6)
-        ax.errorbar(s.win_rate, i, xerr=[[s.win_rate - lo], [hi - s.win_rate]], fmt="o", color=colors[i], capsize=4, lw=2)
+        ax.errorbar(s.win_rate, i, xerr=[[max(0.0, s.win_rate - lo)], [max(0.0, hi - s.win_rate)]], fmt="o", color=colors[i], capsize=4, lw=2)
         left = s.win_rate < 0.5
         ax.annotate(f"{100 * s.win_rate:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%] of {s.games}", (s.win_rate, i), textcoords="offset points",
                     xytext=(6 if left else -6, 9), ha="left" if left else "right", fontsize=8)
@@ -140,7 +140,7 @@ def plot_roles(result: RoleTournamentResult, path: str | Path) -> None:
         lo, hi = s.win_ci
         color = f"C{roles.index(s.role)}"
         ax.barh(i, s.win_rate, color=color, alpha=0.3, height=0.6)
-        ax.errorbar(s.win_rate, i, xerr=[[s.win_rate - lo], [hi - s.win_rate]], fmt="o", color=color, capsize=4, lw=2)
+        ax.errorbar(s.win_rate, i, xerr=[[max(0.0, s.win_rate - lo)], [max(0.0, hi - s.win_rate)]], fmt="o", color=color, capsize=4, lw=2)
         left = s.win_rate < 0.5
         ax.annotate(f"{100 * s.win_rate:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%], draws {s.draws} of {s.games}", (s.win_rate, i),
                     textcoords="offset points", xytext=(6 if left else -6, 9), ha="left" if left else "right", fontsize=8)

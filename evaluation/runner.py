@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from mythzoo.evaluation.records import GameRecord, env_scores
+from mythzoo.evaluation.records import GameRecord, decision_digest, env_scores
 
 
 class StopGame(Exception):
@@ -112,6 +112,9 @@ class GameInProgress:
         mask = decision.mask
         if 0 <= action < len(mask) and not mask[action]:
             record.illegal = {"seat": decision.seat, "decision": len(record.actions), "action": action}
+        if record.digests is not None:
+            previous = record.digests[-1] if record.digests else None
+            record.digests.append(decision_digest(previous, decision.agent, decision.observation, mask, action))
         record.actions.append(action)
         if on_action is not None:
             on_action(decision.game, decision.agent, decision.seat, action)

@@ -28,7 +28,12 @@ def wilson_interval(successes: float, n: float, z: float = 1.96) -> tuple[float,
     denom = 1.0 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0))
-    return (max(0.0, center - half), min(1.0, center + half))
+    lo, hi = center - half, center + half
+    if successes == n:
+        hi = 1.0
+    if successes == 0:
+        lo = 0.0
+    return (max(0.0, min(lo, p)), min(1.0, max(hi, p)))
 
 
 def t_quantile(df: int, q: float = 0.975) -> float:

@@ -25,6 +25,7 @@ from mythzoo.evaluation import (
     seat_seeds,
     t_quantile,
 )
+from mythzoo.evaluation.records import decision_digest
 from mythzoo.policies.base import BasePolicy, RandomPolicy
 
 
@@ -97,6 +98,8 @@ def reference_game(env_name: str, kw: dict, refs: list[str], seed: int) -> GameR
             env.step(None)
             continue
         action = int(policies[agents.index(agent)].act(obs["observation"], obs["action_mask"], agent))
+        previous = record.digests[-1] if record.digests else None
+        record.digests.append(decision_digest(previous, agent, obs["observation"], obs["action_mask"], action))
         record.actions.append(action)
         env.step(action)
     record.final_rewards = [final.get(a, 0.0) for a in agents]

@@ -34,7 +34,7 @@ def evaluate_vs(
     tables = []
     for g, me in enumerate(learner_seat):
         keys = ["learner" if team[s] == team[me] else "opponent" for s in range(len(agents))]
-        tables.append(Table(GameRecord(u.env_name, {}, len(agents), seed + g, keys, [None] * len(agents)), keys))
+        tables.append(Table(GameRecord(u.env_name, {}, len(agents), seed + g, keys, [None] * len(agents), digests=None), keys))
     wins = total_reward = 0.0
     played = 0
 

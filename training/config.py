@@ -250,7 +250,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
                 p = alt
             else:
                 raise FileNotFoundError(f"config file {path} not found")
-        loaded = yaml.safe_load(p.read_text())
+        loaded = _safe_yaml(p.read_text(), str(p))
         if loaded is not None and not isinstance(loaded, dict):
             raise ValueError(f"{p}: a config must be a YAML mapping")
         data.update(loaded or {})
@@ -265,8 +265,28 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
             # Text as typed: YAML would turn a checkpoint id made of digits into a number.
             data[key] = raw.strip()
         else:
-            data[key] = yaml.safe_load(raw)
+            data[key] = _safe_yaml(raw, f"override {item!r}")
     return from_dict(data)
+
+
+def _safe_yaml(text: str, where: str) -> Any:
+    """``yaml.safe_load(text)``, or a one-line :class:`ConfigError` naming ``where`` and the line:
+    malformed YAML, and any tag that builds an object (``!!python/...``: plain values only)."""
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.constructor.ConstructorError as e:
+        mark = e.problem_mark
+        line = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ConfigError(f"{where}{line}: {' '.join(str(e.problem).split())}; a config holds plain YAML values only") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e)
+        raise ConfigError(f"{where}: not valid YAML{line}: {' '.join(str(problem).split())}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply") from None
 
 
 def to_dict(cfg: TrainConfig) -> dict[str, Any]:

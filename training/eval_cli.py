@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -94,7 +95,9 @@ def probe_env(env_name: str, num_players: int | None, env_kwargs: dict[str, Any]
 
 
 def _load_errors() -> tuple[type[Exception], ...]:
-    errors: tuple[type[Exception], ...] = (KeyError, ValueError, LookupError, OSError, RuntimeError)
+    import sqlite3
+
+    errors: tuple[type[Exception], ...] = (KeyError, ValueError, LookupError, OSError, RuntimeError, sqlite3.Error)
     try:
         from mythzoo.policies.registry import RegistryError
 
@@ -140,6 +143,70 @@ def check_policy_refs(env: Any, refs: Sequence[str], registry: Any) -> None:
 
     with policy_load_errors():
         check_refs(env, refs, registry)
+
+
+# ---------------------------------------------------------------------------- output files
+def check_output_path(path: str, option: str) -> None:
+    """Before any game: ``path`` can be written (a usage error naming ``option`` otherwise). The path
+    must not be a folder; a file there must be writable; its nearest existing folder must take a new
+    file (tried with an empty probe file, removed at once). Nothing is created or changed."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    p = Path(path)
+    if p.is_dir():
+        raise _usage_error(f"{option} {path}: is a folder, not a file")
+    if p.exists():
+        if not os.access(p, os.W_OK):
+            raise _usage_error(f"{option} {path}: the file is not writable")
+    ancestor = p.absolute().parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise _usage_error(f"{option} {path}: {ancestor} is a file, not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=ancestor, prefix=".mythzoo-probe-")
+    except OSError as e:
+        raise _usage_error(f"{option} {path}: cannot write in {ancestor}: {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (its folders made) through a temporary file renamed over it, so a
+    failed write leaves no half file."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def rescue_text(text: str, name: str) -> str | None:
+    """Write ``text`` (results that could not go where asked) to ``name`` in the current folder, else
+    in the temporary folder; the path written, or None if neither takes it."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        with contextlib.suppress(OSError):
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=name + ".", suffix=".json")
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            return tmp
+    return None
 
 
 # ------------------------------------------------------------------------------------ eval
@@ -216,6 +283,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if anchor not in (None, "auto") and anchor not in unique_labels(args.refs):
             raise _usage_error(f"--anchor {anchor!r} is not one of the policies {unique_labels(args.refs)}")
         check_policy_refs(env, args.refs, args.registry)
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if path:
+            check_output_path(path, option)
+    if args.json and args.plot and os.path.abspath(args.json) == os.path.abspath(args.plot):
+        raise _usage_error(f"--json and --plot are the same file ({args.json})")
     workers = args.workers or default_workers(args.games)
     if kind == ROLES:
         table = ", ".join(f"{r}: {len(a)} seat{'s' if len(a) > 1 else ''}" for r, a in env.unwrapped.roles().items())
@@ -226,8 +298,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         what = f"{n} players"
     print(f"mythzoo eval: {env_name}, {what}, {len(args.refs)} policies, {args.games} games requested, seed {args.seed}, "
           f"{workers} worker{'s' if workers > 1 else ''}", flush=True)
-    result = tournament(env_name, args.refs, args.games, num_players=args.players, workers=workers, seed=args.seed,
-                        registry=args.registry, env_kwargs=kw, anchor=anchor, progress=not args.quiet)
+    from mythzoo.evaluation.pool import WorkerError
+
+    try:
+        result = tournament(env_name, args.refs, args.games, num_players=args.players, workers=workers, seed=args.seed,
+                            registry=args.registry, env_kwargs=kw, anchor=anchor, progress=not args.quiet)
+    except WorkerError as e:
+        print(f"mythzoo eval: error: {e}", file=sys.stderr)
+        return 1
     print()
     print(result.table())
     print()
@@ -254,13 +332,37 @@ def cmd_eval(args: argparse.Namespace) -> int:
               "Plackett-Luce" + (f", {result.anchor} pinned at mu 25" if result.anchor else "") + f"; {result.seconds:.1f} s.")
     for note in result.registry_notes:
         print(f"registry: {note}")
+    return write_eval_outputs(result, args, env_name)
+
+
+def write_eval_outputs(result: Any, args: argparse.Namespace, env_name: str) -> int:
+    """Write ``--json`` then ``--plot``. The paths were checked before the games, but a write can
+    still fail (a full disk, a folder removed meanwhile): then the results (with every record) go to
+    a file in the current folder (else the temporary one), one line says where, and the exit code is 1."""
+    failed: list[str] = []
+    text = json.dumps(result.to_dict(include_records=not args.no_records), indent=1) + "\n"
     if args.json:
-        result.to_json(args.json, include_records=not args.no_records)
-        print(f"wrote {args.json}")
+        try:
+            write_text_atomic(args.json, text)
+            print(f"wrote {args.json}")
+        except OSError as e:
+            failed.append(f"cannot write --json {args.json}: {e.strerror or e}")
     if args.plot:
-        result.plot(args.plot)
-        print(f"wrote {args.plot}")
-    return 0
+        try:
+            result.plot(args.plot)
+            print(f"wrote {args.plot}")
+        except (OSError, ValueError) as e:
+            failed.append(f"cannot write --plot {args.plot}: {getattr(e, 'strerror', None) or e}")
+    if not failed:
+        return 0
+    if not args.json or any(f.startswith("cannot write --json") for f in failed) or args.no_records:
+        full = json.dumps(result.to_dict(include_records=True), indent=1) + "\n"
+        saved = rescue_text(full, f"mythzoo_eval_{env_name}_seed{args.seed}")
+        where = f"the results are saved in {saved}" if saved else "the results could not be saved anywhere (the table above has them)"
+    else:
+        where = f"the results are in {args.json}"
+    print(f"mythzoo eval: error: {'; '.join(failed)}; {where}", file=sys.stderr)
+    return 1
 
 
 # ---------------------------------------------------------------------------------- replay
@@ -288,7 +390,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         records = load_records(args.record)
     except (OSError, ValueError, TypeError) as e:
-        raise _usage_error(f"cannot read game records from {args.record}: {e}") from None
+        raise _usage_error(f"cannot read game records from {args.record}: {getattr(e, 'strerror', None) or e}") from None
     if not records:
         raise _usage_error(f"{args.record} holds no game records")
     if args.game >= len(records):
@@ -296,8 +398,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = records[args.game]
     if args.seat is not None and args.seat >= record.num_players:
         raise _usage_error(f"--seat {args.seat}: the game has {record.num_players} seats")
-    labels = record.labels or record.refs
-    print(f"replay: {record.env} {record.env_kwargs}, seed {record.seed}, {record.decisions} decisions; "
+    labels = [ascii(x)[1:-1] for x in (record.labels or record.refs)]  # text from a file, printed escaped
+    print(f"replay: {ascii(record.env)[1:-1]} {ascii(record.env_kwargs)}, seed {record.seed}, {record.decisions} decisions; "
           + ", ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)), flush=True)
     try:
         result = replay(record, render=not args.check, step_delay=args.step_delay, seat=args.seat)
@@ -308,6 +410,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         state = "finished" if result.finished else "unfinished"
         print(f"replay ok: {result.decisions} decisions ({state}); final rewards {result.final_rewards}, scores {result.scores}"
               + (f", returns {result.returns}" if result.returns is not None and result.returns != result.final_rewards else ""))
+    if not result.bound:
+        print(f"note: {record.format} record without decision digests: its actions were checked for legality and the result, "
+              "not one by one (a changed legal action that leaves the result equal goes unnoticed)")
     return 0
 
 

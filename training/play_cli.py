@@ -16,6 +16,7 @@ or not, and ``mythzoo replay FILE`` re-plays it. Input and output are injectable
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import secrets
 import sys
@@ -250,10 +251,29 @@ def play(
     else:
         out.write(f"Game stopped ({human.stop_reason}) after {record.decisions} decisions.\n")
     if save:
-        record.save(save)
+        try:
+            record.save(save)
+        except OSError as e:  # the game is never lost: saved elsewhere, and the error says where
+            from mythzoo.training.eval_cli import rescue_text
+
+            saved = rescue_text(json.dumps(record.to_dict()) + "\n", f"mythzoo_play_{env_name}_seed{seed}")
+            out.flush()
+            raise SaveError(f"cannot save the record to {save}: {e.strerror or e}; "
+                            + (f"it is saved in {saved} (mythzoo replay {saved})" if saved else "it could not be saved anywhere"),
+                            record, saved) from None
         out.write(f"Record saved to {save}; watch it with: mythzoo replay {save}\n")
     out.flush()
     return record
+
+
+class SaveError(OSError):
+    """The game was played but its record could not be written where asked: ``record`` holds it,
+    ``saved`` the file it went to instead (None if none took it)."""
+
+    def __init__(self, message: str, record: GameRecord, saved: str | None):
+        super().__init__(message)
+        self.record = record
+        self.saved = saved
 
 
 # ------------------------------------------------------------------------------------- cli
@@ -288,6 +308,7 @@ def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
     from mythzoo.training.eval_cli import (
         _env_arg,
         _usage_error,
+        check_output_path,
         check_policy_refs,
         env_kwargs_from,
         resolve_env,
@@ -316,7 +337,13 @@ def cmd_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
         check_policy_refs(env, args.vs, args.registry)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     save = None if args.no_save else (args.save or f"mythzoo_play_{env_name}_seed{seed}.json")
-    play(env_name, args.vs, seat, seed, save, role=args.role, env_kwargs=kw, registry=args.registry, input_fn=input_fn, out=out)
+    if save:
+        check_output_path(save, "--save")  # before the game: a game played for nothing is not lost later
+    try:
+        play(env_name, args.vs, seat, seed, save, role=args.role, env_kwargs=kw, registry=args.registry, input_fn=input_fn, out=out)
+    except SaveError as e:
+        print(f"mythzoo play: error: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

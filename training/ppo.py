@@ -290,9 +290,7 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     env_name = mz_envs.resolve(cfg.env)
     cfg.env = env_name
     run_name = f"{env_name}__ppo__{cfg.seed}__{int(time.time())}"
-    run_dir = Path(cfg.run_dir) / run_name
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(to_yaml(cfg))
+    run_dir = Path(cfg.run_dir) / run_name  # made once every ref below has been checked: a refused run leaves nothing
 
     # Every RNG seeded: Python, numpy, torch, the games (through the VecEnv), the opponent draws.
     random.seed(cfg.seed)
@@ -319,6 +317,14 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     multi = len(roles) > 1
     resume = resume_refs(cfg.resume, list(roles), multi)
     registry = None
+    if resume and cfg.registry == "none":
+        raise ValueError("resume needs a registry (registry=none was given)")
+    if resume:  # checked before anything is made: a ref that names no checkpoint is refused at once
+        from mythzoo.policies.registry import Registry
+
+        existing = Registry(cfg.registry, create=False)
+        for ref in resume.values():
+            existing.resolve(ref)
     if cfg.registry != "none":  # "none": train without a registry (benchmarks, tests)
         from mythzoo.policies.registry import Registry
 
@@ -351,6 +357,8 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
             for role, agents in roles.items():
                 if (only is None or only == role) and (size is None or size == spec.obs_sizes[agents[0]]):
                     pools[role].add("past", f"user:{label}", policy)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(to_yaml(cfg))
     deadline = time.time() + 60 * cfg.max_minutes if cfg.max_minutes else None
     activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
 

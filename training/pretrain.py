@@ -47,7 +47,7 @@ def collect_demonstrations(
     envs = [make_env() for _ in range(min(batch, games))]
     u = envs[0].unwrapped
     n = len(u.possible_agents)
-    tables = [Table(GameRecord(u.env_name, {}, n, seed + g, ["teacher"] * n, [None] * n), ["teacher"] * n) for g in range(games)]
+    tables = [Table(GameRecord(u.env_name, {}, n, seed + g, ["teacher"] * n, [None] * n, digests=None), ["teacher"] * n) for g in range(games)]
     # Per game and learner agent: the row of each decision and the rewards that followed it (the
     # agent's reward since its last action, read at its next decision or at the end).
     trail: list[dict[str, list[tuple[int, float]]]] = [{} for _ in range(games)]

@@ -74,8 +74,8 @@ def run_train(args: argparse.Namespace) -> int:
             from mythzoo.training.ray_backend import require_ray
 
             require_ray()  # a missing extra: one line naming it, before anything starts
-    except (KeyError, ValueError, FileNotFoundError, ImportError) as e:
-        print(f"mythzoo train: {e}", file=sys.stderr)
+    except (KeyError, ValueError, OSError, ImportError) as e:
+        print(f"mythzoo train: {e.args[0] if isinstance(e, KeyError) and e.args else e}", file=sys.stderr)
         return 2
     source = config_source(args.config, env_name)
     if args.dry_run:
@@ -83,18 +83,22 @@ def run_train(args: argparse.Namespace) -> int:
         print(to_yaml(cfg))
         return 0
     print(f"mythzoo train: {env_name}, config {source}", file=sys.stderr, flush=True)
+    from mythzoo.policies.registry import RegistryError
     from mythzoo.training.ppo import train
 
-    if cfg.backend == "ray":
-        from mythzoo.training.ray_backend import RayBackendError
-
-        try:
-            summary = train(cfg)
-        except RayBackendError as e:  # no cluster to join, actors that cannot start or keep dying
-            print(f"mythzoo train: {e}", file=sys.stderr)
-            return 1
-    else:
+    try:
         summary = train(cfg)
+    except RegistryError as e:  # a --resume or opponent ref that names no checkpoint: refused before the run starts
+        print(f"mythzoo train: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:
+        if cfg.backend == "ray":
+            from mythzoo.training.ray_backend import RayBackendError
+
+            if isinstance(e, RayBackendError):  # no cluster to join, actors that cannot start or keep dying
+                print(f"mythzoo train: {e}", file=sys.stderr)
+                return 1
+        raise
     print(json.dumps({k: v for k, v in summary.items() if k != "history"}, indent=2, default=str))
     return 0
 
