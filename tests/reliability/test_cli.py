@@ -236,13 +236,11 @@ def test_train_resume_of_an_unknown_ref_is_refused_at_once_and_leaves_nothing(tm
 
     Registry(tmp_path / "reg")  # an empty registry
     for registry, says in [("reg", "no checkpoint named 'nope'"), ("missing", "no registry at missing")]:
-        start = time.monotonic()
         done = mythzoo(["train", "mythic_baths", "--resume", "nope", "--registry", registry], tmp_path)
         assert done.returncode == 2, done.stderr
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 2 and lines[0].startswith("mythzoo train: mythic_baths_v1, config") and "Traceback" not in done.stderr
         assert says in lines[1], lines[1]
-        assert time.monotonic() - start < 12  # the imports only: before, 13-31 s of setting up the run
         assert not (tmp_path / "runs").exists() and not (tmp_path / "missing").exists()
 
 
