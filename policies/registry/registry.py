@@ -58,9 +58,17 @@ class Registry:
         self.tmp_path = self._store.tmp_path
         if not create and not self.index_path.exists():
             raise RegistryError(f"no registry at {self.path} (no {INDEX_FILE}); register a checkpoint there first, or pass --registry / set ${REGISTRY_ENV_VAR}")
+        if self.index_path.exists() and not self._index.writable():
+            self._index.ensure_schema()  # opens it read-only: reads work, writes are refused with a RegistryError
+            return
         self.path.mkdir(parents=True, exist_ok=True)
         self._store.create()
         self._index.ensure_schema()
+
+    @property
+    def read_only(self) -> bool:
+        """True when this registry was opened read-only (its folder or index is not writable here)."""
+        return self._index.read_only
 
     def __repr__(self) -> str:
         return f"Registry({str(self.path)!r})"
@@ -263,10 +271,18 @@ class Registry:
 
         Its version number is never reused; children keep their parent id (their lineage stops there).
         """
-        with self._index.write() as tx:
-            info = tx.info(tx.resolve_id(ref))
-            tx.delete(info.id)
-        self._store.remove_files(info.id)
+        info: CheckpointInfo | None = None
+        trash, lock_fd = None, None
+        try:
+            with self._index.write() as tx:
+                info = tx.info(tx.resolve_id(ref))
+                tx.delete(info.id)
+                trash, lock_fd = self._store.detach_files(info.id)  # under the write lock: no save or gc can race it
+        except BaseException:
+            if info is not None:
+                self._store.reattach(info.id, trash, lock_fd)
+            raise
+        self._store.delete_detached(trash, lock_fd)
         return info
 
     # ------------------------------------------------------ ratings / evals
