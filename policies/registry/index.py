@@ -140,6 +140,8 @@ class Index:
             con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             con.execute("PRAGMA foreign_keys = ON")
             yield con
+        except sqlite3.Error as e:
+            raise sqlite_problem(e, self.path) from None
         finally:
             con.close()
 
