@@ -24,7 +24,7 @@ from mythzoo.policies.registry.index import INDEX_FILE, Index
 from mythzoo.policies.registry.records import Alias, CheckpointInfo, EvalRecord, Rating, VerifyReport, utc_now
 from mythzoo.policies.registry.refs import check_alias, check_name, check_tag, is_checkpoint_id
 from mythzoo.policies.registry.spec import (
-    SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, check_role_sizes, dump_json, json_value, validate_arch, validate_rating,
+    SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, check_role_sizes, dump_json, info_from_spec, json_value, validate_arch, validate_rating,
     validate_spec, validate_weights,
 )
 from mythzoo.policies.registry.store import DEFAULT_GRACE_S, Store, sha256_bytes
@@ -221,7 +221,10 @@ class Registry:
             self._store.commit([staged])
         finally:
             self._store.discard([staged])
-        return self.resolve(spec["id"])
+        try:
+            return self.resolve(spec["id"])
+        except RefError:  # committed, then removed by another process already: what was saved
+            return dataclasses.replace(info_from_spec(spec, staged.version, staged.spec_sha256), tags=tuple(tag_list))
 
     def _new_id(self) -> str:
         """A fresh random checkpoint id (12 hex digits, 48 bits) that the index does not hold."""
@@ -271,18 +274,10 @@ class Registry:
 
         Its version number is never reused; children keep their parent id (their lineage stops there).
         """
-        info: CheckpointInfo | None = None
-        trash, lock_fd = None, None
-        try:
-            with self._index.write() as tx:
-                info = tx.info(tx.resolve_id(ref))
-                tx.delete(info.id)
-                trash, lock_fd = self._store.detach_files(info.id)  # under the write lock: no save or gc can race it
-        except BaseException:
-            if info is not None:
-                self._store.reattach(info.id, trash, lock_fd)
-            raise
-        self._store.delete_detached(trash, lock_fd)
+        with self._index.write() as tx:
+            info = tx.info(tx.resolve_id(ref))
+            tx.delete(info.id)
+        self._store.remove_unindexed(info.id)
         return info
 
     # ------------------------------------------------------ ratings / evals
@@ -358,4 +353,4 @@ class Registry:
         """
         ids = import_archive(self._store, path)
         with self._index.read() as tx:
-            return [tx.info(cid) for cid in ids]
+            return [tx.info(cid) for cid in ids if tx.exists(cid)]  # (one removed meanwhile by another process is left out)

@@ -131,6 +131,7 @@ class Staged:
     ratings: list[Rating] = field(default_factory=list)
     evals: list[EvalEntry] = field(default_factory=list)
     lock_fd: int | None = None  # holds the folder's flock until the save ends (gc skips a locked folder)
+    version: int = 0  # the version the commit gave it
 
 
 class Store:
@@ -276,7 +277,7 @@ class Store:
                 trash = self._detach(final, "orphan")
                 if trash is not None:
                     shutil.rmtree(trash, ignore_errors=True)
-            version = tx.next_version(spec["name"])
+            version = st.version = tx.next_version(spec["name"])
             os.rename(st.tmp_dir, final)
             moved.append(final)
             tx.insert_checkpoint(spec, version, st.spec_sha256)
@@ -304,36 +305,24 @@ class Store:
                 if trash is not None:
                     shutil.rmtree(trash, ignore_errors=True)
 
-    def detach_files(self, checkpoint_id: str) -> tuple[Path | None, int | None]:
-        """Move a checkpoint's folder out of ``checkpoints/`` into ``tmp/`` and lock it there (call it inside
-        the transaction deleting its rows, so gc cannot take it before the commit); returns where it
-        went and the lock, for :meth:`delete_detached` or :meth:`reattach`."""
-        trash = self._detach(self.checkpoint_dir(checkpoint_id), "removed")
-        if trash is None:
-            return None, None
+    def remove_unindexed(self, checkpoint_id: str) -> None:
+        """Delete the folder of a checkpoint whose rows were just deleted (committed), unless the index names
+        it again (a concurrent import of the same id). Under the write lock the folder is moved out of
+        ``checkpoints/`` (no reader sees files vanish under a row it can still see, no save of the same id
+        can race it), then deleted. A crash or a failure here leaves a leftover that gc removes."""
+        trash = None
         try:
-            return trash, lock_folder(trash, wait=False)
-        except OSError:
-            return trash, None
-
-    def reattach(self, checkpoint_id: str, trash: Path | None, lock_fd: int | None) -> None:
-        """Put a detached folder back (its removal was rolled back) and release its lock."""
-        if trash is not None:
-            with contextlib.suppress(OSError):
-                os.rename(trash, self.checkpoint_dir(checkpoint_id))
-        close_fd(lock_fd)
-
-    @staticmethod
-    def delete_detached(trash: Path | None, lock_fd: int | None = None) -> None:
-        """Delete a folder :meth:`detach_files` moved out (a crash here leaves a temp leftover for gc)."""
+            with self.index.write() as tx:
+                if not tx.exists(checkpoint_id):
+                    trash = self._detach(self.checkpoint_dir(checkpoint_id), "removed")
+        except RegistryError:
+            return  # the rows are gone; the folder stays as a leftover (verify reports it, gc removes it)
         if trash is not None:
             shutil.rmtree(trash, ignore_errors=True)
-        close_fd(lock_fd)
 
     def remove_files(self, checkpoint_id: str) -> None:
-        """Delete the folder of a checkpoint the index no longer names (move it out of
-        ``checkpoints/``, then delete it: a crash leaves an orphan that gc removes)."""
-        self.delete_detached(*self.detach_files(checkpoint_id))
+        """Delete the folder of a checkpoint the index no longer names (see :meth:`remove_unindexed`)."""
+        self.remove_unindexed(checkpoint_id)
 
     # ------------------------------------------------------------ reading
     def read_verified(self, info: CheckpointInfo) -> tuple[dict[str, Any], dict[str, np.ndarray], bytes, bytes]:
