@@ -139,7 +139,7 @@ class _CappedReader(io.RawIOBase):
 
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0 or size > self.cap:
-            raise IntegrityError(f"{self.what}: a tar header declares {size if size is not None and size >= 0 else 'unbounded'} bytes of metadata (at most {self.cap} are read)")
+            raise IntegrityError(f"{self.what}: a tar header declares {size if size is not None and size >= 0 else 'unbounded'} bytes of metadata (at most {self.cap} are read); nothing imported")
         return self.raw.read(size)
 
     def readinto(self, b: Any) -> int:
@@ -193,7 +193,8 @@ class _Archive:
         self._stream = None
         try:
             self._stream = _open_stream(path, self.what)
-            self.tar = tarfile.open(fileobj=io.BufferedReader(_CappedReader(self._stream, MAX_HEADER_BYTES, self.what)), mode="r:")
+            # unbuffered on purpose: a BufferedReader would allocate a declared size before reading it
+            self.tar = tarfile.open(fileobj=_CappedReader(self._stream, MAX_HEADER_BYTES, self.what), mode="r:")
         except _READ_ERRORS as e:
             self._close_stream()
             raise IntegrityError(f"{self.what} is not a readable tar archive: {e}") from e
@@ -217,7 +218,7 @@ class _Archive:
             if m is None:
                 return
             if len(self.members) >= MAX_MEMBERS:
-                raise IntegrityError(f"{self.what} has more than {MAX_MEMBERS} members (an export holds two per checkpoint, at most {MAX_CHECKPOINTS} checkpoints)")
+                raise IntegrityError(f"{self.what} has more than {MAX_MEMBERS} members (an export holds two per checkpoint, at most {MAX_CHECKPOINTS} checkpoints); nothing imported")
             problem = ""
             limit = _member_limit(m.name)
             if not m.isreg() or m.issparse():
