@@ -75,6 +75,26 @@ def forge(
     return write_tar(out, [("manifest.json", items.pop("manifest.json")), *items.items()])
 
 
+def result_of(proc: Any, queue: Any, timeout: float) -> Any:
+    """What child ``proc`` put on ``queue``, then its clean exit; fails at once if the child dies first."""
+    import queue as queue_module
+    import time
+
+    deadline = time.time() + timeout
+    while True:
+        try:
+            value = queue.get(timeout=0.5)
+            break
+        except queue_module.Empty:
+            if not proc.is_alive():
+                raise AssertionError(f"the child process died (exit code {proc.exitcode}) before reporting") from None
+            if time.time() > deadline:
+                raise AssertionError(f"the child process reported nothing in {timeout} s") from None
+    proc.join(60)
+    assert proc.exitcode == 0, proc.exitcode
+    return value
+
+
 def snapshot(reg: Registry) -> tuple[Any, ...]:
     """What a refused command must leave as it was: every entry with its ratings and evals, and both folders' contents."""
     infos = reg.list()
