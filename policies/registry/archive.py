@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mythzoo import __version__
-from mythzoo.policies.registry.errors import IntegrityError
+from mythzoo.policies.registry.errors import IntegrityError, RegistryError
 from mythzoo.policies.registry.index import Index
 from mythzoo.policies.registry.records import CheckpointInfo, utc_now
 from mythzoo.policies.registry.refs import LATEST, is_checkpoint_id
@@ -80,7 +80,21 @@ def export_archive(store: Store, index: Index, infos: Sequence[CheckpointInfo], 
         "checkpoints": entries,
     }
     validate_manifest(manifest)  # what an import will check, checked before anything is written
-    _write_tar(Path(path), [(MANIFEST_FILE, dump_json(manifest)), *members])
+    items = [(MANIFEST_FILE, dump_json(manifest)), *members]
+    _check_importable(items)
+    _write_tar(Path(path), items)
+
+
+def _check_importable(items: Sequence[tuple[str, bytes]]) -> None:
+    """``RegistryError`` if an import would refuse these members for their number or sizes: never write such a file."""
+    if len(items) > MAX_MEMBERS:
+        raise RegistryError(f"cannot export {len(items) // 2} checkpoints in one file: an import takes at most {MAX_CHECKPOINTS}")
+    for name, data in items:
+        limit = _member_limit(name)
+        if limit is not None and len(data) > limit:
+            raise RegistryError(f"cannot export: {name} would have {len(data)} bytes, more than the {limit} an import accepts")
+    if sum(len(d) for _, d in items) > MAX_ARCHIVE_BYTES:
+        raise RegistryError(f"cannot export: the files would hold more than the {MAX_ARCHIVE_BYTES} bytes an import accepts")
 
 
 def _manifest_entry(index: Index, info: CheckpointInfo, spec_bytes: bytes, weights_bytes: bytes) -> dict[str, Any]:
