@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -50,6 +51,23 @@ def safe(value: object) -> str:
 def _cells(rows: Sequence[Sequence[object]]) -> list[list[object]]:
     """Table rows with every text cell escaped (numbers stay numbers, so they keep right-aligning)."""
     return [[c if isinstance(c, (int, float)) and not isinstance(c, bool) else safe(c) for c in r] for r in rows]
+
+
+def _standard_json(value: Any) -> Any:
+    """``value`` with every non-finite number as text, so ``show --json`` prints standard JSON even for a value
+    an older registry let in."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: _standard_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_standard_json(v) for v in value]
+    return value
+
+
+def _number(x: object) -> object:
+    """A rating's number rounded for the table; anything else (a value an older registry let in) as escaped text."""
+    return round(x, 3) if isinstance(x, (int, float)) and not isinstance(x, bool) else safe(repr(x))
 
 
 def _when(iso: str) -> str:
@@ -94,7 +112,7 @@ def cmd_show(reg: Registry, args: argparse.Namespace) -> int:
             "ratings": [dataclasses.asdict(r) for r in ratings],
             "evals": [dataclasses.asdict(e) for e in evals],
         }
-        print(json.dumps(out, indent=2, sort_keys=True))
+        print(json.dumps(_standard_json(out), indent=2, sort_keys=True, default=repr))
         return EXIT_OK
     chain = " <- ".join(i.ref for i in lineage)
     if lineage[-1].parent is not None:
@@ -113,7 +131,7 @@ def cmd_show(reg: Registry, args: argparse.Namespace) -> int:
     print("\n".join(f"{k.ljust(width)}  {safe(v)}" for k, v in fields))
     if ratings:
         print()
-        print(format_table(_cells([[r.env_name, r.num_players, round(r.mu, 3), round(r.sigma, 3), round(r.ordinal, 3), r.games, _when(r.updated)] for r in ratings]),
+        print(format_table(_cells([[r.env_name, r.num_players, _number(r.mu), _number(r.sigma), _number(r.ordinal), r.games, _when(str(r.updated))] for r in ratings]),
                            ["env", "players", "mu", "sigma", "ordinal", "games", "updated"]))
     if evals:
         print()

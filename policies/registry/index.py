@@ -26,6 +26,7 @@ from typing import Any
 from mythzoo.policies.registry.errors import RefError, RegistryError
 from mythzoo.policies.registry.records import Alias, CheckpointInfo, EvalRecord, Rating
 from mythzoo.policies.registry.refs import LATEST, is_id_prefix, parse_ref
+from mythzoo.policies.registry.spec import validate_rating
 
 __all__ = ["BUSY_TIMEOUT_S", "INDEX_FILE", "SCHEMA", "SCHEMA_VERSION", "Index", "Tx"]
 
@@ -440,4 +441,10 @@ class Tx:
             found.append(f"index {self.root / INDEX_FILE}: SQLite quick_check: {'; '.join(check[:5])}")
         for r in self.con.execute("SELECT name, alias, checkpoint_id FROM aliases WHERE checkpoint_id NOT IN (SELECT id FROM checkpoints)"):
             found.append(f"alias {r[0]}@{r[1]} points to missing checkpoint {r[2]}")
+        rows = self.con.execute("SELECT checkpoint_id, env_name, num_players, mu, sigma, ordinal, games, updated FROM ratings ORDER BY checkpoint_id, env_name")
+        for r in rows:  # written by an older mythzoo that took any value: SQLite columns are not typed
+            try:
+                validate_rating(env_name=r[1], num_players=r[2], mu=r[3], sigma=r[4], ordinal=r[5], games=r[6], updated=r[7])
+            except ValueError as e:
+                found.append(f"checkpoint {r[0]}: a rating in the index is invalid: {e}")
         return found

@@ -76,3 +76,23 @@ def test_register_refuses_deep_metrics_with_a_value_error(reg: Registry, env_spe
     with pytest.raises(ValueError, match="nests too deeply"):
         save(reg, env_spec, metrics=deep)
     assert_unchanged(reg, before)
+
+
+def test_bad_values_an_older_registry_let_in_are_shown_and_reported_by_verify(reg: Registry, kept) -> None:
+    """A registry written before validation may hold ``mu: "abc"`` or an infinite sigma: ``show`` still works
+    (text escaped, standard JSON), and ``verify`` fails naming the rating."""
+    import contextlib
+    import json
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(reg.index_path)) as con, con:
+        con.execute("UPDATE ratings SET mu = 'abc\x1b[2J', sigma = ? WHERE checkpoint_id = ?", (math.inf, kept.id))
+    show = cli("show", kept.ref, "--registry", str(reg.path))
+    assert show.returncode == 0, show.stderr
+    assert "abc\\x1b[2J" in show.stdout and "\x1b" not in show.stdout
+    shown = cli("show", kept.ref, "--json", "--registry", str(reg.path))
+    assert shown.returncode == 0, shown.stderr
+    rating = json.loads(shown.stdout, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))["ratings"][0]
+    assert rating["mu"] == "abc\x1b[2J" and rating["sigma"] == "inf"
+    verify = cli("verify", "--registry", str(reg.path))
+    assert verify.returncode == 1 and "a rating in the index is invalid" in verify.stdout and "ratings" not in verify.stderr
