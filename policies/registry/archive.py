@@ -21,7 +21,6 @@ import tarfile
 import time
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import json
 import os
 import secrets
 import shutil

@@ -10,7 +10,6 @@ from __future__ import annotations
 import multiprocessing
 import threading
 import time
-from pathlib import Path
 
 from mythzoo.policies.base import EnvSpec
 from mythzoo.policies.registry import Registry

@@ -10,7 +10,6 @@ from __future__ import annotations
 import multiprocessing
 import resource
 import signal
-from pathlib import Path
 
 import pytest
 
