@@ -13,9 +13,12 @@ Refs name a policy: ``random`` / ``heuristic`` (baselines, served by :mod:`mythz
 unique id prefix (4+ hex digits). ``latest`` is the automatic alias of a name's highest version;
 any other alias (``best``, ``champion``...) is set and moved with :meth:`Registry.set_alias`.
 
-Safety (details in docs/registry.md): nothing is unpickled; every load re-hashes both files
-against the index; a save is staged in ``tmp/`` and renamed and indexed in one transaction, so a
-killed process leaves the whole entry or none; versions are assigned inside that transaction.
+Safety (details, and the tests that hold each guarantee, in docs/registry.md): nothing is
+unpickled; every load re-hashes both files against the index; a save is staged in a locked
+folder in ``tmp/`` and renamed and indexed in one transaction, so a killed process leaves the
+whole entry or none; versions are assigned inside that transaction; cleanup deletes only under
+the write lock and never a folder a live save holds; imports stream within size limits; a
+read-only registry can be read; every failure is one line.
 
 What lives where, lowest layer first. A module imports only modules listed before it (and, from
 outside the package, :mod:`mythzoo.policies.base`, :mod:`~mythzoo.policies.neural`,

@@ -4,7 +4,9 @@
 runs it on its own (``main(["ls"])`` is ``mythzoo registry ls``). Every subcommand takes
 ``--registry PATH`` (default ``$MYTHZOO_REGISTRY`` or ``./registry``). Exit codes: 0 ok,
 1 verification failure (a hash mismatch, a tampered export), 2 bad input (unknown ref, bad
-arguments, no registry there).
+arguments, no registry there). Every error is one line on stderr, never a traceback. Text that
+came from a file (names, env, role, algo, tags, metrics, error details) is printed with control
+characters escaped (``\\x1b``, ``\\n``), so a checkpoint cannot drive the terminal or forge lines.
 
     mythzoo registry ls [NAME] [--env ENV] [--tag TAG]
     mythzoo registry show REF [--json]
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -39,9 +42,37 @@ PROG = "mythzoo registry"
 EXIT_OK, EXIT_VERIFY_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def safe(value: object) -> str:
+    """``value`` as text with every non-printable character (escape sequences, newlines, bidi controls) escaped."""
+    text = str(value)
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _cells(rows: Sequence[Sequence[object]]) -> list[list[object]]:
+    """Table rows with every text cell escaped (numbers stay numbers, so they keep right-aligning)."""
+    return [[c if isinstance(c, (int, float)) and not isinstance(c, bool) else safe(c) for c in r] for r in rows]
+
+
+def _standard_json(value: Any) -> Any:
+    """``value`` with every non-finite number as text, so ``show --json`` prints standard JSON even for a value
+    an older registry let in."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: _standard_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_standard_json(v) for v in value]
+    return value
+
+
+def _number(x: object) -> object:
+    """A rating's number rounded for the table; anything else (a value an older registry let in) as escaped text."""
+    return round(x, 3) if isinstance(x, (int, float)) and not isinstance(x, bool) else safe(repr(x))
+
+
 def _when(iso: str) -> str:
     """``2025-01-02T03:04:05.678Z`` -> ``2025-01-02 03:04``."""
-    return iso[:16].replace("T", " ")
+    return safe(iso[:16].replace("T", " "))
 
 
 def _parent_ref(reg: Registry, info: CheckpointInfo) -> str:
@@ -58,13 +89,13 @@ def cmd_ls(reg: Registry, args: argparse.Namespace) -> int:
     """Table of checkpoints."""
     infos = reg.list(args.name, env=args.env, tag=args.tag)
     if not infos:
-        print(f"no checkpoints{' named ' + repr(args.name) if args.name else ''} in {reg.path}")
+        print(safe(f"no checkpoints{' named ' + repr(args.name) if args.name else ''} in {reg.path}"))
         return EXIT_OK
     rows = [
         [i.ref, i.id, ",".join(i.aliases) or "-", i.env_name, i.role or "-", i.algo, i.steps, _parent_ref(reg, i), _when(i.created), ",".join(i.tags) or "-"]
         for i in infos
     ]
-    print(format_table(rows, ["ref", "id", "aliases", "env", "role", "algo", "steps", "parent", "created", "tags"]))
+    print(format_table(_cells(rows), ["ref", "id", "aliases", "env", "role", "algo", "steps", "parent", "created", "tags"]))
     return EXIT_OK
 
 
@@ -81,7 +112,7 @@ def cmd_show(reg: Registry, args: argparse.Namespace) -> int:
             "ratings": [dataclasses.asdict(r) for r in ratings],
             "evals": [dataclasses.asdict(e) for e in evals],
         }
-        print(json.dumps(out, indent=2, sort_keys=True))
+        print(json.dumps(_standard_json(out), indent=2, sort_keys=True, default=repr))
         return EXIT_OK
     chain = " <- ".join(i.ref for i in lineage)
     if lineage[-1].parent is not None:
@@ -97,10 +128,10 @@ def cmd_show(reg: Registry, args: argparse.Namespace) -> int:
         ("metrics", json.dumps(info.metrics, sort_keys=True) if info.metrics else "-"),
     ]
     width = max(len(k) for k, _ in fields)
-    print("\n".join(f"{k.ljust(width)}  {v}" for k, v in fields))
+    print("\n".join(f"{k.ljust(width)}  {safe(v)}" for k, v in fields))
     if ratings:
         print()
-        print(format_table([[r.env_name, r.num_players, round(r.mu, 3), round(r.sigma, 3), round(r.ordinal, 3), r.games, _when(r.updated)] for r in ratings],
+        print(format_table(_cells([[r.env_name, r.num_players, _number(r.mu), _number(r.sigma), _number(r.ordinal), r.games, _when(str(r.updated))] for r in ratings]),
                            ["env", "players", "mu", "sigma", "ordinal", "games", "updated"]))
     if evals:
         print()
@@ -108,7 +139,7 @@ def cmd_show(reg: Registry, args: argparse.Namespace) -> int:
         for e in evals:
             text = json.dumps(e.results, sort_keys=True)
             rows.append([e.id, e.name, _when(e.created), text if len(text) <= 80 else text[:77] + "..."])
-        print(format_table(rows, ["eval", "name", "created", "results"]))
+        print(format_table(_cells(rows), ["eval", "name", "created", "results"]))
     return EXIT_OK
 
 
@@ -119,7 +150,7 @@ def cmd_alias(reg: Registry, args: argparse.Namespace) -> int:
             raise ValueError("--rm takes NAME ALIAS (and no REF)")
         if not reg.remove_alias(args.name, args.alias):
             raise LookupError(f"{args.name}@{args.alias} is not set")
-        print(f"removed {args.name}@{args.alias}")
+        print(safe(f"removed {args.name}@{args.alias}"))
         return EXIT_OK
     if args.ref is not None:
         before = None
@@ -129,11 +160,11 @@ def cmd_alias(reg: Registry, args: argparse.Namespace) -> int:
             pass
         info = reg.set_alias(args.name, args.alias, args.ref)
         moved = f" (was {before.ref})" if before is not None and before.id != info.id else ""
-        print(f"{args.name}@{args.alias} -> {info.ref} ({info.id}){moved}")
+        print(safe(f"{args.name}@{args.alias} -> {info.ref} ({info.id}){moved}"))
         return EXIT_OK
     if args.alias is not None:
         info = reg.resolve(f"{args.name}@{args.alias}")
-        print(f"{args.name}@{args.alias} -> {info.ref} ({info.id})")
+        print(safe(f"{args.name}@{args.alias} -> {info.ref} ({info.id})"))
         return EXIT_OK
     if args.name is not None:
         reg.resolve(f"{args.name}@{LATEST}")  # an unknown name fails here, with suggestions
@@ -143,9 +174,9 @@ def cmd_alias(reg: Registry, args: argparse.Namespace) -> int:
         rows.append([name, LATEST, latest.ref, latest.id, "(automatic)"])
     rows.sort(key=lambda r: (r[0], r[1]))
     if not rows:
-        print(f"no aliases in {reg.path}")
+        print(safe(f"no aliases in {reg.path}"))
         return EXIT_OK
-    print(format_table(rows, ["name", "alias", "ref", "id", "updated"]))
+    print(format_table(_cells(rows), ["name", "alias", "ref", "id", "updated"]))
     return EXIT_OK
 
 
@@ -158,23 +189,23 @@ def cmd_rm(reg: Registry, args: argparse.Namespace) -> int:
         set_aliases = [a for a in info.aliases if a != LATEST]
         extra = f"; aliases removed: {', '.join(set_aliases)}" if set_aliases else ""
         kids = f"; children keep it as parent: {', '.join(c.ref for c in children)}" if children else ""
-        print(f"removed {info.ref} ({info.id}){extra}{kids}")
+        print(safe(f"removed {info.ref} ({info.id}){extra}{kids}"))
     return EXIT_OK
 
 
 def cmd_export(reg: Registry, args: argparse.Namespace) -> int:
     """Write checkpoints to one tar file."""
     infos = reg.export(args.ref, args.path, with_lineage=args.with_lineage)
-    print(format_table([[i.ref, i.id, i.weights_sha256[:16]] for i in infos], ["ref", "id", "weights sha256"]))
-    print(f"exported {len(infos)} checkpoint{'s' if len(infos) != 1 else ''} to {args.path}")
+    print(format_table(_cells([[i.ref, i.id, i.weights_sha256[:16]] for i in infos]), ["ref", "id", "weights sha256"]))
+    print(safe(f"exported {len(infos)} checkpoint{'s' if len(infos) != 1 else ''} to {args.path}"))
     return EXIT_OK
 
 
 def cmd_import(reg: Registry, args: argparse.Namespace) -> int:
     """Add the checkpoints of an export file."""
     infos = reg.import_(args.path)
-    print(format_table([[i.ref, i.id, i.env_name, i.weights_sha256[:16]] for i in infos], ["ref", "id", "env", "weights sha256"]))
-    print(f"imported {len(infos)} checkpoint{'s' if len(infos) != 1 else ''} into {reg.path} (all hashes verified)")
+    print(format_table(_cells([[i.ref, i.id, i.env_name, i.weights_sha256[:16]] for i in infos]), ["ref", "id", "env", "weights sha256"]))
+    print(safe(f"imported {len(infos)} checkpoint{'s' if len(infos) != 1 else ''} into {reg.path} (all hashes verified)"))
     return EXIT_OK
 
 
@@ -182,13 +213,13 @@ def cmd_verify(reg: Registry, args: argparse.Namespace) -> int:
     """Re-hash files and check the index against the folders; exit 1 on any error."""
     report = reg.verify(args.ref, clean=args.clean, grace_s=args.grace)
     for path in report.cleaned:
-        print(f"cleaned  {path}")
+        print(f"cleaned  {safe(path)}")
     for line in report.leftovers:
-        print(f"leftover {line}")
+        print(f"leftover {safe(line)}")
     for line in report.errors:
-        print(f"ERROR    {line}")
+        print(f"ERROR    {safe(line)}")
     status = "OK" if report.ok else f"FAILED ({len(report.errors)} error{'s' if len(report.errors) != 1 else ''})"
-    print(f"verified {report.checked} checkpoint{'s' if report.checked != 1 else ''} in {reg.path}: {status}")
+    print(safe(f"verified {report.checked} checkpoint{'s' if report.checked != 1 else ''} in {reg.path}: {status}"))
     return EXIT_OK if report.ok else EXIT_VERIFY_FAILED
 
 
@@ -270,11 +301,11 @@ def run(args: argparse.Namespace) -> int:
         reg = Registry(path, create=command in CREATES)
         return COMMANDS[command](reg, args)
     except IntegrityError as e:
-        print(f"{PROG} {command}: verification failed: {e}", file=sys.stderr)
+        print(f"{PROG} {command}: verification failed: {safe(e)}", file=sys.stderr)
         return EXIT_VERIFY_FAILED
     except (RegistryError, LookupError, ValueError, OSError) as e:
         message = e.args[0] if isinstance(e, LookupError) and e.args else e
-        print(f"{PROG} {command}: error: {message}", file=sys.stderr)
+        print(f"{PROG} {command}: error: {safe(message)}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

@@ -3,6 +3,11 @@
 ``index.sqlite`` runs in WAL mode (readers never block the writer); every write is one short
 ``BEGIN IMMEDIATE`` transaction with a 60 s busy timeout, so concurrent writers queue instead of
 failing. Only this module writes SQL. It knows rows, not files (that is :mod:`.store`).
+
+A registry whose folder or index file is not writable (a read-only mount, a shared store) is
+opened read-only: reads use SQLite's ``mode=ro`` (or ``immutable=1`` where SQLite cannot share
+the WAL index), and a write is refused with a :class:`RegistryError`. Every SQLite failure (a full
+disk, a damaged file) leaves its transaction rolled back and is raised as a one-line ``RegistryError``.
 """
 
 from __future__ import annotations
@@ -10,7 +15,9 @@ from __future__ import annotations
 import contextlib
 import difflib
 import json
+import os
 import sqlite3
+import urllib.parse
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -19,6 +26,7 @@ from typing import Any
 from mythzoo.policies.registry.errors import RefError, RegistryError
 from mythzoo.policies.registry.records import Alias, CheckpointInfo, EvalRecord, Rating
 from mythzoo.policies.registry.refs import LATEST, is_id_prefix, parse_ref
+from mythzoo.policies.registry.spec import validate_rating
 
 __all__ = ["BUSY_TIMEOUT_S", "INDEX_FILE", "SCHEMA", "SCHEMA_VERSION", "Index", "Tx"]
 
@@ -89,26 +97,62 @@ CREATE INDEX IF NOT EXISTS evals_checkpoint ON evals (checkpoint_id);
 """
 
 
+def sqlite_problem(error: sqlite3.Error, path: Path) -> RegistryError:
+    """A one-line ``RegistryError`` for a SQLite failure on the index at ``path``."""
+    text = str(error) or type(error).__name__
+    hint = ""
+    if "full" in text or "I/O" in text:
+        hint = " (is the disk full?); the transaction was rolled back, nothing was changed"
+    elif "readonly" in text or "read-only" in text:
+        hint = " (the registry is on read-only media or lacks write permission)"
+    return RegistryError(f"index {path}: {text}{hint}")
+
+
 class Index:
     """The index of the registry at ``root`` (``root/index.sqlite``); opens one connection per transaction."""
 
     def __init__(self, root: Path):
         self.root = root
         self.path = root / INDEX_FILE
+        self._read_uri: str | None = None  # set when the registry is read-only: how reads open the index
+
+    @property
+    def read_only(self) -> bool:
+        """True when the registry was opened read-only (its folder or index file is not writable)."""
+        return self._read_uri is not None
+
+    def writable(self) -> bool:
+        """Whether this process may write the index (and the files beside it)."""
+        return os.access(self.root, os.W_OK) and (not self.path.exists() or os.access(self.path, os.W_OK))
+
+    def _open(self, uri: str | None) -> sqlite3.Connection:
+        if uri is None:
+            return sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        return sqlite3.connect(uri, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=True)
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        con = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            con = self._open(self._read_uri)
+        except sqlite3.Error as e:
+            raise sqlite_problem(e, self.path) from None
         try:
             con.row_factory = sqlite3.Row
             con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             con.execute("PRAGMA foreign_keys = ON")
             yield con
+        except sqlite3.Error as e:
+            raise sqlite_problem(e, self.path) from None
         finally:
             con.close()
 
     def write(self) -> contextlib.AbstractContextManager[Tx]:
         """One write transaction holding SQLite's write lock from the start (BEGIN IMMEDIATE); rolled back on error."""
+        if self.read_only:
+            raise RegistryError(
+                f"registry {self.root} is read-only (no write permission or read-only media): it can be listed, "
+                "shown, verified and exported, but nothing can be saved, changed or cleaned there"
+            )
         return self._transaction("BEGIN IMMEDIATE", on_error="ROLLBACK")
 
     def read(self) -> contextlib.AbstractContextManager[Tx]:
@@ -118,16 +162,65 @@ class Index:
     @contextlib.contextmanager
     def _transaction(self, begin: str, *, on_error: str) -> Iterator[Tx]:
         with self._connect() as con:
-            con.execute(begin)
+            try:
+                con.execute(begin)
+            except sqlite3.Error as e:
+                raise sqlite_problem(e, self.path) from None
             try:
                 yield Tx(con, self.root)
-            except BaseException:
-                con.execute(on_error)
+            except BaseException as e:
+                with contextlib.suppress(sqlite3.Error):
+                    con.execute(on_error)
+                if isinstance(e, sqlite3.Error):
+                    raise sqlite_problem(e, self.path) from None
                 raise
-            con.execute("COMMIT")
+            try:
+                con.execute("COMMIT")
+            except sqlite3.Error as e:  # a full disk at the commit: make sure nothing half-done stays
+                with contextlib.suppress(sqlite3.Error):
+                    con.execute("ROLLBACK")
+                raise sqlite_problem(e, self.path) from None
+
+    def open_read_only(self) -> None:
+        """Read the index without writing anything beside it (``mode=ro``; ``immutable=1`` if SQLite cannot
+        share the WAL index there, which is safe only while nobody writes: true of read-only media)."""
+        quoted = urllib.parse.quote(str(self.path.resolve()))
+        self._read_uri = f"file:{quoted}?mode=ro"
+        try:
+            with self._connect() as con:
+                con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return
+        except RegistryError:
+            pass
+        wal = self.path.with_name(self.path.name + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            self._read_uri = None
+            raise RegistryError(
+                f"index {self.path} cannot be read here: it is read-only and its write-ahead log {wal.name} holds "
+                "changes SQLite can only read with write access (open it once where it is writable to fold them in)"
+            )
+        self._read_uri = f"file:{quoted}?immutable=1"
 
     def ensure_schema(self) -> None:
-        """Create the schema if there is none; ``RegistryError`` for an index of another schema version."""
+        """Create the schema if there is none; ``RegistryError`` for an index of another schema version.
+
+        A registry this process cannot write is opened read-only instead (its schema is only checked)."""
+        if self.path.exists() and not self.writable():
+            self.open_read_only()
+            with self.read() as tx:
+                try:
+                    found: int | None = int(tx.con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
+                except (sqlite3.Error, TypeError, ValueError):
+                    found = None
+            if found != SCHEMA_VERSION:
+                raise RegistryError(f"registry {self.root} has index schema {found}; this mythzoo reads schema {SCHEMA_VERSION}")
+            return
+        try:
+            self._ensure_schema_writable()
+        except sqlite3.Error as e:
+            raise sqlite_problem(e, self.path) from None
+
+    def _ensure_schema_writable(self) -> None:
         with self._connect() as con:
             if con.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
                 con.execute("PRAGMA journal_mode = WAL")  # persistent: set once, by whoever creates the index
@@ -348,4 +441,10 @@ class Tx:
             found.append(f"index {self.root / INDEX_FILE}: SQLite quick_check: {'; '.join(check[:5])}")
         for r in self.con.execute("SELECT name, alias, checkpoint_id FROM aliases WHERE checkpoint_id NOT IN (SELECT id FROM checkpoints)"):
             found.append(f"alias {r[0]}@{r[1]} points to missing checkpoint {r[2]}")
+        rows = self.con.execute("SELECT checkpoint_id, env_name, num_players, mu, sigma, ordinal, games, updated FROM ratings ORDER BY checkpoint_id, env_name")
+        for r in rows:  # written by an older mythzoo that took any value: SQLite columns are not typed
+            try:
+                validate_rating(env_name=r[1], num_players=r[2], mu=r[3], sigma=r[4], ordinal=r[5], games=r[6], updated=r[7])
+            except ValueError as e:
+                found.append(f"checkpoint {r[0]}: a rating in the index is invalid: {e}")
         return found

@@ -24,7 +24,7 @@ from mythzoo.policies.registry.index import INDEX_FILE, Index
 from mythzoo.policies.registry.records import Alias, CheckpointInfo, EvalRecord, Rating, VerifyReport, utc_now
 from mythzoo.policies.registry.refs import check_alias, check_name, check_tag, is_checkpoint_id
 from mythzoo.policies.registry.spec import (
-    SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, check_role_sizes, dump_json, json_value, validate_arch, validate_rating,
+    SPEC_FORMAT, SPEC_FORMAT_VERSION, WEIGHTS_FILE, check_role_sizes, dump_json, info_from_spec, json_value, validate_arch, validate_rating,
     validate_spec, validate_weights,
 )
 from mythzoo.policies.registry.store import DEFAULT_GRACE_S, Store, sha256_bytes
@@ -58,9 +58,17 @@ class Registry:
         self.tmp_path = self._store.tmp_path
         if not create and not self.index_path.exists():
             raise RegistryError(f"no registry at {self.path} (no {INDEX_FILE}); register a checkpoint there first, or pass --registry / set ${REGISTRY_ENV_VAR}")
+        if self.index_path.exists() and not self._index.writable():
+            self._index.ensure_schema()  # opens it read-only: reads work, writes are refused with a RegistryError
+            return
         self.path.mkdir(parents=True, exist_ok=True)
         self._store.create()
         self._index.ensure_schema()
+
+    @property
+    def read_only(self) -> bool:
+        """True when this registry was opened read-only (its folder or index is not writable here)."""
+        return self._index.read_only
 
     def __repr__(self) -> str:
         return f"Registry({str(self.path)!r})"
@@ -213,7 +221,10 @@ class Registry:
             self._store.commit([staged])
         finally:
             self._store.discard([staged])
-        return self.resolve(spec["id"])
+        try:
+            return self.resolve(spec["id"])
+        except RefError:  # committed, then removed by another process already: what was saved
+            return dataclasses.replace(info_from_spec(spec, staged.version, staged.spec_sha256), tags=tuple(tag_list))
 
     def _new_id(self) -> str:
         """A fresh random checkpoint id (12 hex digits, 48 bits) that the index does not hold."""
@@ -266,7 +277,7 @@ class Registry:
         with self._index.write() as tx:
             info = tx.info(tx.resolve_id(ref))
             tx.delete(info.id)
-        self._store.remove_files(info.id)
+        self._store.remove_unindexed(info.id)
         return info
 
     # ------------------------------------------------------ ratings / evals
@@ -342,4 +353,4 @@ class Registry:
         """
         ids = import_archive(self._store, path)
         with self._index.read() as tx:
-            return [tx.info(cid) for cid in ids]
+            return [tx.info(cid) for cid in ids if tx.exists(cid)]  # (one removed meanwhile by another process is left out)

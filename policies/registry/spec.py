@@ -26,7 +26,7 @@ from mythzoo.policies.registry.records import CheckpointInfo, Rating
 __all__ = [
     "EXPORT_FORMAT", "EXPORT_FORMAT_VERSION", "SPEC_FILE", "SPEC_FORMAT", "SPEC_FORMAT_VERSION", "WEIGHTS_FILE",
     "CheckpointSpec", "EvalEntry", "ExportManifest", "ManifestEntry",
-    "check_role_sizes", "dump_json", "info_from_spec", "json_value", "validate_arch", "validate_manifest", "validate_rating",
+    "MAX_JSON_DEPTH", "check_role_sizes", "dump_json", "info_from_spec", "json_value", "parse_json", "validate_arch", "validate_manifest", "validate_rating",
     "validate_spec", "validate_weights",
 ]
 
@@ -37,6 +37,38 @@ EXPORT_FORMAT, EXPORT_FORMAT_VERSION = "mythzoo-registry-export", 1
 
 
 # ------------------------------------------------------------------- JSON
+MAX_JSON_DEPTH = 64  # nesting the registry's files may have (they need 5); deeper is refused, not recursed into
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and dicts (iteratively: no recursion limit to hit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth > MAX_JSON_DEPTH:
+                return depth
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def parse_json(data: bytes | str, what: str) -> Any:
+    """JSON from a file: ``ValueError`` (one line) for malformed text or nesting past :data:`MAX_JSON_DEPTH`,
+    never a ``RecursionError``. (NaN/Infinity parse here; the models refuse them, naming the field.)"""
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise ValueError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{what} is not UTF-8 text: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"{what} is not valid JSON: {e}") from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise ValueError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels")
+    return value
+
+
 def dump_json(obj: Any) -> bytes:
     """``obj`` as the registry writes JSON files: keys sorted, 2-space indent, a final newline."""
     try:
@@ -55,9 +87,14 @@ def json_value(obj: Any, what: str) -> Any:
         raise TypeError(f"{type(o).__name__} is not JSON serializable")
 
     try:
-        return json.loads(json.dumps(obj, allow_nan=False, default=default))
+        value = json.loads(json.dumps(obj, allow_nan=False, default=default))
+    except RecursionError:
+        raise ValueError(f"{what} nests too deeply (more than {MAX_JSON_DEPTH} levels)") from None
     except (TypeError, ValueError) as e:
         raise ValueError(f"{what} must be plain JSON data (no NaN/inf): {e}") from e
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise ValueError(f"{what} nests too deeply (more than {MAX_JSON_DEPTH} levels)")
+    return value
 
 
 # ------------------------------------------------------------ arch, weights
