@@ -1,4 +1,5 @@
-"""Plain-text output shared by every command: the one table formatter.
+"""Plain-text output shared by every command: the one table formatter and the escaping of text
+that came from a file.
 
 Lives at the package root so that every layer may use it (``policies`` cannot import
 ``evaluation``); it imports nothing from mythzoo.
@@ -23,3 +24,10 @@ def format_table(rows: Sequence[Sequence[object]], header: Sequence[str], right:
         return "  ".join(c.rjust(w) if i in right_set else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
 
     return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
+
+
+def printable(value: object) -> str:
+    """``value`` as text with every non-printable character (escape sequences, newlines, bidi
+    controls) escaped, for printing what came from a file (names, labels, errors)."""
+    text = str(value)
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -24,6 +24,7 @@ from typing import TextIO
 from mythzoo.envs import make
 from mythzoo.evaluation.records import GameRecord
 from mythzoo.evaluation.runner import GameInProgress, Table
+from mythzoo.text import printable
 
 
 class ReplayError(ValueError):
@@ -164,7 +165,7 @@ def replay(
     """Re-play ``record`` (see :func:`iter_replay`), printing the ansi rendering turn by turn to
     ``out`` (stdout) when ``render``; raises :class:`ReplayError` if it does not match."""
     out = out or sys.stdout
-    labels = [ascii(x)[1:-1] for x in (record.labels or record.refs)]  # text from a file, printed escaped
+    labels = [printable(x) for x in (record.labels or record.refs)]  # text from a file, printed escaped
     last: ReplayStep | None = None
     for step in iter_replay(record, render=render, seat=seat):
         last = step

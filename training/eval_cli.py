@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mythzoo.cli import non_negative_float, non_negative_int, positive_int
+from mythzoo.text import printable
 
 DEFAULT_GAMES = 100
 
@@ -398,7 +399,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = records[args.game]
     if args.seat is not None and args.seat >= record.num_players:
         raise _usage_error(f"--seat {args.seat}: the game has {record.num_players} seats")
-    labels = [ascii(x)[1:-1] for x in (record.labels or record.refs)]  # text from a file, printed escaped
+    labels = [printable(x) for x in (record.labels or record.refs)]  # text from a file, printed escaped
     print(f"replay: {ascii(record.env)[1:-1]} {ascii(record.env_kwargs)}, seed {record.seed}, {record.decisions} decisions; "
           + ", ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)), flush=True)
     try:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mythzoo.cli import non_negative_float
-from mythzoo.text import format_table
+from mythzoo.text import format_table, printable
 from mythzoo.policies.registry import (
     LATEST,
     CheckpointInfo,
@@ -42,10 +42,7 @@ PROG = "mythzoo registry"
 EXIT_OK, EXIT_VERIFY_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def safe(value: object) -> str:
-    """``value`` as text with every non-printable character (escape sequences, newlines, bidi controls) escaped."""
-    text = str(value)
-    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+safe = printable  # what came from a file is printed escaped
 
 
 def _cells(rows: Sequence[Sequence[object]]) -> list[list[object]]:
