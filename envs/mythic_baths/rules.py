@@ -976,9 +976,23 @@ class MythicBathsRules(RulesBase):
         if s.phase == P_PAY:
             req(s.pay_bath >= 0 and s.bath_guest[s.pay_bath] >= 0, "payment phase without a guest being treated")
             req((s.pay_chef_src >= 0) == (s.pay_chef_left > 0), "a Head Chef pair in progress needs its type and units")
+            # The Tatzelwurm's extra units are set when the treatment starts and only go down.
+            tatz = self._adjacent_ability(s, s.pay_bath, TATZELWURM)
+            req(s.pay_extra0 == tatz, f"pay_extra0 {s.pay_extra0} is not the {tatz} extra units the adjacent Tatzelwurms ask")
+            req(s.pay_extra <= s.pay_extra0, f"pay_extra {s.pay_extra} exceeds the {s.pay_extra0} extra units asked at the start")
         else:
             req(s.pay_bath == -1 and not s.pay_cards and s.pay_chef_left == 0, "treatment fields set outside the payment phase")
         req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
+        # The last round: triggered by the first player to reach the threshold (on that turn
+        # turns_left = n), one fewer at every turn end, the game over when it reaches 0.
+        reached = [p for p in range(n) if len(s.collected[p]) >= self.threshold]
+        if s.final_trigger < 0:
+            req(s.turns_left == 0, f"turns_left is {s.turns_left} but no last round has been triggered (final_trigger -1)")
+            req(not reached, f"player {reached[0] if reached else -1} has reached {self.threshold} guests but final_trigger is -1")
+        else:
+            req(s.final_trigger in reached, f"final_trigger {s.final_trigger} names a player below {self.threshold} guests")
+            want = 0 if s.over else n - (s.current - s.final_trigger) % n
+            req(s.turns_left == want, f"turns_left {s.turns_left} contradicts final_trigger {s.final_trigger} with player {s.current} to move (must be {want})")
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:

@@ -1428,6 +1428,7 @@ class MythsgateRules(RulesBase):
         req(all(s.h_known[h][kk] <= s.h_hand[h][kk] for h in range(k) for kk in range(K)), "h_known holds a card not in the hand")
         check_ints(s.inv_hand_known, None, 0, NI - 1, "inv_hand_known")
         req(s.inv_hand_known == sorted(s.inv_hand_known) and all(c in s.inv_hand for c in s.inv_hand_known), "inv_hand_known must be sorted cards of the hand")
+        req(len(set(s.inv_hand_known)) == len(s.inv_hand_known), "inv_hand_known names a card twice")
         check_rows(s.h_mats, k, M, 0, 52, "h_mats")
         check_rows(s.h_armour, k, 4, 0, 1, "h_armour")
         check_rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
