@@ -1519,6 +1519,8 @@ class MythwindInnkeeperRules(RulesBase):
             req(s.weather >= 0, "no weather card outside setup")
         if s.phase == P_DAMAGE:
             req(bool(s.dmg), "damage phase with no damage to assign")
+        if s.phase in (P_PAMPER_GUEST, P_PAMPER_SLOT):  # Pamper is operated only with a free furniture to pamper in
+            req(self._any_free_furniture(s), "pamper phase without a free furniture accommodation")
         if s.phase in (P_PAMPER_SLOT, P_SEAT_SLOT, P_LATE):
             req(0 <= s.sel < NG and s.guest_loc[s.sel] == G_DRAWN, "the selected guest is not an unseated drawn guest")
         if s.phase == P_BUY_SLOT:
