@@ -983,16 +983,13 @@ class MythicBathsRules(RulesBase):
         else:
             req(s.pay_bath == -1 and not s.pay_cards and s.pay_chef_left == 0, "treatment fields set outside the payment phase")
         req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
-        # The last round: triggered by the first player to reach the threshold (on that turn
-        # turns_left = n), one fewer at every turn end, the game over when it reaches 0.
-        reached = [p for p in range(n) if len(s.collected[p]) >= self.threshold]
+        # The last round: triggered by a player reaching the threshold (turns_left = n on that
+        # turn), one fewer at every turn end, the game over when it reaches 0.
         if s.final_trigger < 0:
             req(s.turns_left == 0, f"turns_left is {s.turns_left} but no last round has been triggered (final_trigger -1)")
-            req(not reached, f"player {reached[0] if reached else -1} has reached {self.threshold} guests but final_trigger is -1")
         else:
-            req(s.final_trigger in reached, f"final_trigger {s.final_trigger} names a player below {self.threshold} guests")
-            want = 0 if s.over else n - (s.current - s.final_trigger) % n
-            req(s.turns_left == want, f"turns_left {s.turns_left} contradicts final_trigger {s.final_trigger} with player {s.current} to move (must be {want})")
+            req(len(s.collected[s.final_trigger]) >= self.threshold, f"final_trigger {s.final_trigger} names a player below {self.threshold} guests")
+            req(s.over or s.turns_left >= 1, f"turns_left 0 contradicts final_trigger {s.final_trigger}: a last round under way has a turn left")
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:

@@ -1447,7 +1447,8 @@ class MythwindInnkeeperRules(RulesBase):
             ("last_seated", 0, NUM_SLOTS), ("last_unseated", 0, NG), ("earned", 0, 10**9), ("over", 0, 1),
         ):
             check_int(getattr(s, name), lo, hi, name)
-        req(s.streak <= s.turn + 1, f"streak {s.streak} is longer than the {s.turn + 1} days played")
+        # a streak grows by one a day at most: this bound holds from a restored state to the campaign's end
+        req(s.streak <= s.turn + self.total_days(), f"streak {s.streak} is more than {self.total_days()} days longer than the {s.turn} days played")
         req(isinstance(s.rng, np.random.Generator), "rng must be a numpy Generator")
         check_ints(s.slot_acc, NUM_SLOTS, -1, NA - 1, "slot_acc")
         check_ints(s.slot_dmg, NUM_SLOTS, 0, 1, "slot_dmg")
