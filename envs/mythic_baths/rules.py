@@ -976,6 +976,11 @@ class MythicBathsRules(RulesBase):
         if s.phase == P_PAY:
             req(s.pay_bath >= 0 and s.bath_guest[s.pay_bath] >= 0, "payment phase without a guest being treated")
             req((s.pay_chef_src >= 0) == (s.pay_chef_left > 0), "a Head Chef pair in progress needs its type and units")
+            g = self.guests[s.bath_guest[s.pay_bath]]
+            left = [g.needs[t] - (s.bath_filled[s.pay_bath][t] if g.troublesome else 0) for t in range(T)]
+            req(all(s.pay_need[t] <= left[t] for t in range(T)), f"pay_need {s.pay_need} asks more than the guest still needs {left}")
+            owner = self.nourisher(s, s.pay_bath)
+            req(g.troublesome or owner in (-1, s.current), f"player {s.current} treats a guest nourished by player {owner}; only the nourisher may")
             # The Tatzelwurm's extra units are set when the treatment starts and only go down.
             tatz = self._adjacent_ability(s, s.pay_bath, TATZELWURM)
             req(s.pay_extra0 == tatz, f"pay_extra0 {s.pay_extra0} is not the {tatz} extra units the adjacent Tatzelwurms ask")

@@ -370,3 +370,28 @@ def test_mythwind_innkeeper_streak_longer_than_the_days_is_refused():
     s = e.get_state()
     s["game"]["streak"] = 10**6  # the case the property test found: accepted, then out of range a day later
     _refused(e, s, "streak")
+
+
+def _baths_paying_a_regular_guest():
+    from mythzoo.envs.mythic_baths.rules import P_PAY
+
+    rules = mythic_baths_v1.raw_env(num_players=2).unwrapped.rules
+    return _first_state(lambda: mythic_baths_v1.raw_env(num_players=2),
+                        lambda g: g["phase"] == P_PAY and not rules.guests[g["bath_guest"][g["pay_bath"]]].troublesome, True)
+
+
+def test_mythic_baths_payment_asking_more_than_the_guest_needs_is_refused():
+    e = _baths_paying_a_regular_guest()
+    s = e.get_state()
+    s["game"]["pay_need"][0] += 7  # no guest needs 7 more of one ingredient
+    _refused(e, s, "pay_need")
+
+
+def test_mythic_baths_payment_for_a_guest_another_player_nourished_is_refused():
+    e = _baths_paying_a_regular_guest()
+    s = e.get_state()
+    g = s["game"]
+    other = 1 - g["current"]
+    g["nourish"][g["current"]] = -1
+    g["nourish"][other] = g["pay_bath"]
+    _refused(e, s, "nourished")

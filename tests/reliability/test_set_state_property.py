@@ -47,9 +47,14 @@ def _get(x: Any, path: tuple) -> Any:
     return x
 
 
-def _reached(spec, seed: int, steps: int):
-    """``spec``'s raw env after ``steps`` seeded random decisions (fewer if the game ends)."""
-    e = spec.make_raw()
+def _kwargs(spec, size: int) -> dict:
+    """The env kwargs of table size number ``size`` (modulo the game's sizes)."""
+    return {spec.size_argument: spec.sizes[size % len(spec.sizes)]} if spec.size_argument else {}
+
+
+def _reached(spec, seed: int, steps: int, size: int = 0):
+    """``spec``'s raw env (table size number ``size``) after ``steps`` seeded random decisions (fewer if the game ends)."""
+    e = spec.make_raw(**_kwargs(spec, size))
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
@@ -69,10 +74,10 @@ def _check_agree(e) -> list[int]:
     return legal
 
 
-def _play_out(spec, e, seed: int) -> None:
+def _play_out(spec, e, seed: int, size: int = 0) -> None:
     """Random play to the end; every few steps the state goes through get_state/set_state on a fresh env."""
     rng = np.random.default_rng(seed)
-    fresh = spec.make_raw()
+    fresh = spec.make_raw(**_kwargs(spec, size))
     fresh.reset(seed=0)
     bound = e.max_decisions or 100_000
     for step in range(bound + len(e.possible_agents) + 1):
@@ -89,7 +94,7 @@ def _play_out(spec, e, seed: int) -> None:
 
 @st.composite
 def mutations(draw):
-    """(state seed, decisions before the mutation, mutated path choice, new value choice)."""
+    """(state seed, decisions before the mutation, mutated path choice, kind, new value, shift, table size)."""
     seed = draw(st.integers(0, 10**6))
     steps = draw(st.integers(0, 200))
     where = draw(st.integers(0, 2**31))
@@ -97,7 +102,8 @@ def mutations(draw):
     kind = draw(st.sampled_from(["shift", "shift", "shift", "special", "drop", "dup", "swap"]))
     special = draw(st.sampled_from(SPECIAL))
     shift = draw(st.sampled_from([-2, -1, 1, 2, 7, 100]))
-    return seed, steps, where, kind, special, shift
+    size = draw(st.integers(0, 4))
+    return seed, steps, where, kind, special, shift, size
 
 
 def _mutate(state: dict, where: int, kind: str, special: Any, shift: int) -> dict:
@@ -133,8 +139,8 @@ def test_set_state_refuses_or_plays_on(spec, request):
     @settings(settings.get_profile("ci"), max_examples=_examples(request))
     @given(mutations())
     def check(m):
-        seed, steps, where, kind, special, shift = m
-        e = _reached(spec, seed, steps)
+        seed, steps, where, kind, special, shift, size = m
+        e = _reached(spec, seed, steps, size)
         state = e.get_state()
         bad = _mutate(state, where, kind, special, shift)
         try:
@@ -147,6 +153,6 @@ def test_set_state_refuses_or_plays_on(spec, request):
             event("refused")
             return
         event("accepted")
-        _play_out(spec, e, seed)
+        _play_out(spec, e, seed, size)
 
     check()
