@@ -531,6 +531,11 @@ class MythzooAECEnv(AECEnv):
                 dicts[key] = dict(d)
             over = self.rules.is_over(game)
             truncated = any(dicts["truncations"].values())
+            # The turn cap truncates every live agent at once, and only a game still on.
+            if truncated and not all(dicts["truncations"].values()):
+                raise ValueError("some live agents are truncated and others not; the turn cap truncates every agent at once")
+            if truncated and (over or any(dicts["terminations"].values())):
+                raise ValueError("agents are truncated but the game is over or they are terminated; a game ends one way")
             if not over and not truncated:
                 if set(agents) != set(self.possible_agents):
                     raise ValueError("every agent is live while the game is on; aec['agents'] lacks some")

@@ -976,9 +976,25 @@ class MythicBathsRules(RulesBase):
         if s.phase == P_PAY:
             req(s.pay_bath >= 0 and s.bath_guest[s.pay_bath] >= 0, "payment phase without a guest being treated")
             req((s.pay_chef_src >= 0) == (s.pay_chef_left > 0), "a Head Chef pair in progress needs its type and units")
+            g = self.guests[s.bath_guest[s.pay_bath]]
+            left = [g.needs[t] - (s.bath_filled[s.pay_bath][t] if g.troublesome else 0) for t in range(T)]
+            req(all(s.pay_need[t] <= left[t] for t in range(T)), f"pay_need {s.pay_need} asks more than the guest still needs {left}")
+            owner = self.nourisher(s, s.pay_bath)
+            req(g.troublesome or owner in (-1, s.current), f"player {s.current} treats a guest nourished by player {owner}; only the nourisher may")
+            # The Tatzelwurm's extra units are set when the treatment starts and only go down.
+            tatz = self._adjacent_ability(s, s.pay_bath, TATZELWURM)
+            req(s.pay_extra0 == tatz, f"pay_extra0 {s.pay_extra0} is not the {tatz} extra units the adjacent Tatzelwurms ask")
+            req(s.pay_extra <= s.pay_extra0, f"pay_extra {s.pay_extra} exceeds the {s.pay_extra0} extra units asked at the start")
         else:
             req(s.pay_bath == -1 and not s.pay_cards and s.pay_chef_left == 0, "treatment fields set outside the payment phase")
         req(bool(s.over) == (s.phase == P_OVER), "over flag and phase disagree")
+        # The last round: triggered by a player reaching the threshold (turns_left = n on that
+        # turn), one fewer at every turn end, the game over when it reaches 0.
+        if s.final_trigger < 0:
+            req(s.turns_left == 0, f"turns_left is {s.turns_left} but no last round has been triggered (final_trigger -1)")
+        else:
+            req(len(s.collected[s.final_trigger]) >= self.threshold, f"final_trigger {s.final_trigger} names a player below {self.threshold} guests")
+            req(s.over or s.turns_left >= 1, f"turns_left 0 contradicts final_trigger {s.final_trigger}: a last round under way has a turn left")
 
     # ------------------------------------------------------ hidden information
     def resample_hidden(self, s: State, observer: int, seed: int | None) -> State:

@@ -37,9 +37,12 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
     from mythzoo.envs.mythic_baths.cards import TROUBLESOME_NEEDS, load_card_set
     from mythzoo.envs.mythic_baths.env import TURNS_PER_PLAYER
 
+    from mythzoo.envs.core.validate import check_arg
+
     max_turns = kwargs.get("max_turns")
     if max_turns is None:
-        max_turns = TURNS_PER_PLAYER * int(kwargs["num_players"])
+        max_turns = TURNS_PER_PLAYER * check_arg(kwargs["num_players"], 2, 5, "num_players")
+    check_arg(max_turns, 1, None, "max_turns")  # a bool is no turn cap
     cards = load_card_set(kwargs.get("card_set"))
     largest = max(TROUBLESOME_NEEDS, *(sum(g.needs) for g in cards.guests))
     return int(max_turns) * ((largest + 5) + 3)

@@ -1378,6 +1378,29 @@ class MythsgateRules(RulesBase):
         self._start_invoker_turn(s)
 
     # ------------------------------------------------------- serialization
+    def _check_place(self, pl: list[int], name: str) -> None:
+        """A place task ``[piece, who, mode, actor, origin]``: a hero or minion that exists, a place
+        mode, a seat that decides (the Invoker, or the hero whose move it is) and an origin space (-1: where the piece stands)."""
+        req(len(pl) == 5, f"{name}: a place task has 5 entries [piece, who, mode, actor, origin], got {pl}")
+        piece, who, mode, actor, origin = pl
+        req(piece in (PIECE_HERO, PIECE_MINION), f"{name}: piece must be {PIECE_HERO} (hero) or {PIECE_MINION} (minion), got {piece}")
+        req(0 <= who < (self.k if piece == PIECE_HERO else NUM_MINIONS), f"{name}: no {'hero' if piece == PIECE_HERO else 'minion'} {who}")
+        req(0 <= mode < len(PL_NAMES), f"{name}: place mode must be in [0, {len(PL_NAMES) - 1}], got {mode}")
+        req(0 <= actor <= self.k, f"{name}: the deciding seat must be in [0, {self.k}], got {actor}")
+        req(-1 <= origin < self.S, f"{name}: origin must be -1 or a space in [0, {self.S - 1}], got {origin}")
+
+    def _check_task(self, task: list[int], name: str) -> None:
+        """One pending task of ``queue``: a place task, a track or token choice, or the end of hero ``h``'s turn."""
+        q = task[0]
+        if q == Q_PLACE:
+            self._check_place(task[1:], name)
+        elif q in (Q_TRACK, Q_TOKEN):
+            req(len(task) == 1, f"{name}: a track or token task has no arguments, got {task}")
+        elif q == Q_END_HERO_TURN:
+            req(len(task) == 2 and 0 <= task[1] < self.k, f"{name}: an end-of-turn task names a hero in [0, {self.k - 1}], got {task}")
+        else:
+            req(False, f"{name}: unknown task kind {q} (1 place, 2 track, 3 token, 4 end hero turn)")
+
     def validate(self, s: State) -> None:
         """Every invariant: types, ranges, positions on the map, and each card, token and gem in one place."""
         gd, k, K, M, S = self.gd, self.k, self.K, self.M, self.S
@@ -1405,6 +1428,7 @@ class MythsgateRules(RulesBase):
         req(all(s.h_known[h][kk] <= s.h_hand[h][kk] for h in range(k) for kk in range(K)), "h_known holds a card not in the hand")
         check_ints(s.inv_hand_known, None, 0, NI - 1, "inv_hand_known")
         req(s.inv_hand_known == sorted(s.inv_hand_known) and all(c in s.inv_hand for c in s.inv_hand_known), "inv_hand_known must be sorted cards of the hand")
+        req(len(set(s.inv_hand_known)) == len(s.inv_hand_known), "inv_hand_known names a card twice")
         check_rows(s.h_mats, k, M, 0, 52, "h_mats")
         check_rows(s.h_armour, k, 4, 0, 1, "h_armour")
         check_rows(s.h_books, k, None, 0, len(self.loc) - 1, "h_books")
@@ -1439,6 +1463,8 @@ class MythsgateRules(RulesBase):
         req(len(s.cb_kview) <= VIEW and len(s.pw_cards) in (0, 2), "cb_kview/pw_cards too long")
         check_ints(s.pl, None, -1, max(S, NUM_MINIONS), "pl")
         req(isinstance(s.queue, list) and all(isinstance(t, list) and t and is_int(t[0]) and all(is_int(x) for x in t) for t in s.queue), "queue must be a list of int lists")
+        for i, task in enumerate(s.queue):
+            self._check_task(task, f"queue[{i}]")
         # Power cards: each in exactly one place
         count = [0] * K
         for pile in (s.power_deck, s.power_discard, s.cb_hcards, s.cb_icards, s.cb_kview):
@@ -1495,6 +1521,9 @@ class MythsgateRules(RulesBase):
         if s.phase == P_PLACE:
             req(len(s.pl) == 5 and s.pl[0] in (0, 1) and s.pl[2] in range(4) and s.pl[3] == s.actor, "place phase without a valid place task")
             req(0 <= s.pl[1] < (k if s.pl[0] == PIECE_HERO else NUM_MINIONS), "place task names no piece")
+            self._check_place(s.pl, "pl")
+            if s.pl[4] < 0 and s.pl[2] in (PL_ADJ, PL_ADJ_OUT):
+                req((s.h_space if s.pl[0] == PIECE_HERO else s.m_space)[s.pl[1]] >= 0, "pl: an adjacent placement of a piece that is not on the map")
         else:
             req(not s.pl, "place task outside the place phase")
         in_combat = s.phase in (P_COMMIT, P_DRAW, P_KRAKEN) or bool(s.cb_on)

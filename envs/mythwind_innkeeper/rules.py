@@ -1441,12 +1441,14 @@ class MythwindInnkeeperRules(RulesBase):
         for name, lo, hi in (
             ("phase", 0, P_OVER), ("coins", 0, 10**9), ("renown", 0, self.track_len - 1), ("season", 0, self.num_seasons - 1),
             ("day", 0, self.days_per_season), ("turn", 0, self.total_days()), ("weather", -1, self.NW - 1),
-            ("prev_wtype", -1, 2), ("streak", 0, 10**6), ("party_coins", 0, MAX_PARTY_COINS), ("party_type", -1, len(FURNITURE) - 1),
+            ("prev_wtype", -1, 2), ("streak", 0, self.total_days()), ("party_coins", 0, MAX_PARTY_COINS), ("party_type", -1, len(FURNITURE) - 1),
             ("party_slot", -1, NUM_SLOTS - 1), ("row", -1, len(OPERATE) - 1), ("ctx", 0, 2), ("sel", -1, max(NG, NA, NUM_SLOTS) - 1),
             ("skill_active", -1, self.NK - 1), ("skill_left", 0, 2), ("arrange_left", 0, max(0, self.slots - 1)), ("cpos", 0, 10), ("draw_left", 0, 10), ("lose_type", -1, len(FURNITURE) + len(SERVICES) - 1),
             ("last_seated", 0, NUM_SLOTS), ("last_unseated", 0, NG), ("earned", 0, 10**9), ("over", 0, 1),
         ):
             check_int(getattr(s, name), lo, hi, name)
+        # a streak grows by one a day at most: this bound holds from a restored state to the campaign's end
+        req(s.streak <= s.turn + self.total_days(), f"streak {s.streak} is more than {self.total_days()} days longer than the {s.turn} days played")
         req(isinstance(s.rng, np.random.Generator), "rng must be a numpy Generator")
         check_ints(s.slot_acc, NUM_SLOTS, -1, NA - 1, "slot_acc")
         check_ints(s.slot_dmg, NUM_SLOTS, 0, 1, "slot_dmg")
@@ -1518,6 +1520,8 @@ class MythwindInnkeeperRules(RulesBase):
             req(s.weather >= 0, "no weather card outside setup")
         if s.phase == P_DAMAGE:
             req(bool(s.dmg), "damage phase with no damage to assign")
+        if s.phase in (P_PAMPER_GUEST, P_PAMPER_SLOT):  # Pamper is operated only with a free furniture to pamper in
+            req(self._any_free_furniture(s), "pamper phase without a free furniture accommodation")
         if s.phase in (P_PAMPER_SLOT, P_SEAT_SLOT, P_LATE):
             req(0 <= s.sel < NG and s.guest_loc[s.sel] == G_DRAWN, "the selected guest is not an unseated drawn guest")
         if s.phase == P_BUY_SLOT:

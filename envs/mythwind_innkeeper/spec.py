@@ -43,9 +43,13 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
     from mythzoo.envs.mythwind_innkeeper.actions import NUM_SLOTS, OPERATE
     from mythzoo.envs.mythwind_innkeeper.components import C_DRAW, C_LOSE, SPRITE, VILLAGER, load_data
 
-    dps = int(kwargs.get("days_per_season", 6))
-    seasons = int(kwargs.get("seasons", 4))
+    from mythzoo.envs.core.validate import check_arg
+
+    dps = check_arg(kwargs.get("days_per_season", 6), 1, None, "days_per_season")
+    seasons = check_arg(kwargs.get("seasons", 4), 1, None, "seasons")
     cap = kwargs.get("max_turns")
+    if cap is not None:
+        check_arg(cap, 1, None, "max_turns")  # a bool is no turn cap
     days = dps * seasons if cap is None else min(int(cap), dps * seasons)
     d = load_data(kwargs.get("data"))  # cached: one parse per file
     furniture = min(NUM_SLOTS, sum(1 for a in d.accommodations if a.furniture))
