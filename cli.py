@@ -13,6 +13,7 @@ Subcommands:
 - ``mythzoo eval``: seat-balanced tournament with win rates, Wilson intervals and OpenSkill ratings.
 - ``mythzoo replay``: re-play and check a game record.
 - ``mythzoo play``: play in the terminal against policies.
+- ``mythzoo view``: watch a recorded game, or play one, in the browser.
 - ``mythzoo registry``: the checkpoint registry (ls, show, alias, rm, export, import, verify).
 """
 
@@ -379,13 +380,19 @@ def _add_play(sub: Any) -> None:
     add_play_parser(sub)
 
 
+def _add_view(sub: Any) -> None:
+    from mythzoo.training.view_cli import add_view_parser
+
+    add_view_parser(sub)
+
+
 def _add_registry(sub: Any) -> None:
     from mythzoo.policies.registry.cli import add_registry_parser
 
     add_registry_parser(sub)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_envs, _add_demo, _add_train, _add_eval, _add_play, _add_registry]
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_envs, _add_demo, _add_train, _add_eval, _add_play, _add_view, _add_registry]
 
 
 def build_parser() -> argparse.ArgumentParser:
