@@ -8,7 +8,7 @@ VPY := $(VENV)/bin/python
 PIP_INSTALL := $(VPY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
 DEPS := pyproject.toml setup.py constraints.txt
 
-.PHONY: demo test test-fast test-main test-stacks bench docs clean help
+.PHONY: demo test test-fast test-main test-stacks test-browser bench docs clean help
 
 # Other RL stacks (RLlib, OpenSpiel, TorchRL, Tianshou, ...) pin versions that conflict with each
 # other or with the main venv (ray[rllib] pins gymnasium 1.2.2), so each gets its own venv:
@@ -23,6 +23,7 @@ help:
 	@echo "make test-fast  the main venv's tests without those marked slow (pytest -m 'not slow')"
 	@echo "make test-stacks  the adapter tests, each RL stack in its own venv (.venvs/<stack>)"
 	@echo "make test-stack-NAME  one of them: $(STACKS)"
+	@echo "make test-browser  the viewer's page in headless Chromium (installs Debian's chromium and Selenium if missing)"
 	@echo "make bench  decisions/s benchmark (benchmarks/bench_envs.py; options in BENCH_ARGS=...)"
 	@echo "make docs   regenerate the generated docs (docs/gen_env_docs.py)"
 	@echo "make clean  remove .venv, caches and build outputs"
@@ -51,11 +52,25 @@ demo: $(VENV)/.installed-train
 	$(VPY) -m mythzoo eval mythic_baths demo@latest heuristic random --games 120 --workers 2 --registry registry --json runs/demo_eval.json --plot runs/demo_eval.png
 	@echo "Plot: runs/demo_eval.png   Results: runs/demo_eval.json   Checkpoint: demo@latest in ./registry"
 
-# Every test: the main venv's suite, then each RL stack's adapter tests in that stack's venv.
-test: test-main test-stacks
+# Every test: the main venv's suite, then each RL stack's adapter tests in that stack's venv, then
+# the viewer's page in a real browser.
+test: test-main test-stacks test-browser
 
 test-main: $(VENV)/.installed-dev
-	$(VPY) -m pytest -q -n 2
+	$(VPY) -m pytest -q -n 2 -m "not browser"
+
+# The browser tests (tests/browser/): headless Chromium and its driver from Debian's packages (apt,
+# as root or through sudo; nothing downloads a browser of its own), driven by Selenium (the browser
+# extra). MYTHZOO_BROWSER=required makes a missing browser a failure, not a skip.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+$(VENV)/.installed-browser: $(DEPS) | $(VENV)/.installed-dev
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver; }
+	$(PIP_INSTALL) -e '.[dev,browser]'
+	@touch $@
+
+test-browser: $(VENV)/.installed-browser
+	MYTHZOO_BROWSER=required $(VPY) -m pytest -q tests/browser
 
 # A stack's venv: its pinned libraries and mythzoo (with the extras the stack's requirements name)
 # in one pip call, so the stack's pins win; torch only ever the build constraints.txt allows.
@@ -75,7 +90,7 @@ test-stack-%: .venvs/%/.installed
 # The fast tier for the edit-test loop: everything but the tests marked slow (long fuzz runs,
 # the 500-game fingerprints, the wheel build, training smoke runs).
 test-fast: $(VENV)/.installed-dev
-	$(VPY) -m pytest -q -n 2 -m "not slow"
+	$(VPY) -m pytest -q -n 2 -m "not slow and not browser"
 
 bench: $(VENV)/.installed-dev
 	$(VPY) benchmarks/bench_envs.py $(BENCH_ARGS)

@@ -7,6 +7,8 @@
   const CREATURE_COLORS = { cerberus: "#aa3c3c", jackalope: "#c4965a", owlbear: "#966eaf", sea_lion: "#4678aa", tatzelwurm: "#6ea05a" };
   const DIRTY = "#60462e", CLEAN = "#34607f";
 
+  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
   function ingColor(view, name) { return INGREDIENT_COLORS[view.ingredients.indexOf(name) % INGREDIENT_COLORS.length]; }
 
   // An ingredient card: one colour band per ingredient shown, its label under it.
@@ -102,7 +104,7 @@
       rect(g, 8, y, W - 16, rowH - 6, p.current ? "#3c3a26" : "#262a35", p.current ? { stroke: "#facc50" } : {});
       el("circle", { cx: 24, cy: y + 18, r: 9, fill: color }, g);
       text(g, 40, y + 23, p.name + (p.current ? "  (to move)" : ""), { "font-weight": 700, fill: color });
-      text(g, 40, y + 42, `${p.vp} VP   ${p.amber} amber   ${p.guests.length} guests   ${p.hand_size} cards`, { "font-size": 12 });
+      text(g, 40, y + 42, `${p.vp} VP   ${p.amber} amber   ${plural(p.guests.length, "guest")}   ${plural(p.hand_size, "card")}`, { "font-size": 12 });
       p.tokens.forEach((t, k) => {
         el("circle", { cx: 300 + k * 26, cy: y + 20, r: 10, fill: t.used ? "none" : CREATURE_COLORS[t.creature], stroke: CREATURE_COLORS[t.creature], "stroke-width": 2 }, g);
         el("title", {}, g.lastChild).textContent = `${t.creature} token${t.used ? " (used)" : ""}`;
@@ -114,7 +116,7 @@
         for (const c of p.hand) for (let k = 0; k < c.count && x < W - 40; k++, x += 34) card(g, view, x, y + 18, 28, rowH - 28, c, false), el("title", {}, g.lastChild).textContent = c.label;
         text(g, W - 16, y + 14, p.hand.map((c) => `${c.count}x ${c.label}`).join(", ") || "(empty)", { "font-size": 10, "text-anchor": "end" }, 70);
       } else {
-        text(g, 470, y + 30, `hand hidden (${p.hand_size} cards)`, { "font-size": 12, fill: "#969caa" });
+        text(g, 470, y + 30, `hand hidden (${plural(p.hand_size, "card")})`, { "font-size": 12, fill: "#969caa" });
       }
     });
     // Legend.

@@ -13,7 +13,7 @@
     const W = 1000, H = 660;
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     // Top: season, day, weather.
-    text(svg, X0, 20, `Season ${view.season.index}/${view.season.count} (${view.season.name}), day ${view.day}/${view.days_per_season}`, { "font-weight": 700, "font-size": 15 });
+    text(svg, X0, 20, view.over ? `Campaign over after ${view.days_done} days` : `Season ${view.season.index}/${view.season.count} (${view.season.name}), day ${view.day}/${view.days_per_season}`, { "font-weight": 700, "font-size": 15 });
     text(svg, X0, 37, `phase ${view.phase.replace("_", " ")}`, { "font-size": 12, fill: "#969caa" });
     // The inn.
     for (const s of view.slots) {

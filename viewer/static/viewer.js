@@ -167,6 +167,7 @@
   async function act(action) {
     if (ui.busy) return;
     ui.busy = true;
+    document.body.dataset.busy = "1";
     try {
       const r = await api("/api/act", { action });
       await refresh();
@@ -176,6 +177,7 @@
       $("prompt").textContent = `Error: ${e.message}`;
     } finally {
       ui.busy = false;
+      document.body.dataset.busy = "0";
     }
   }
 
@@ -188,7 +190,7 @@
   function play() {
     if (ui.timer) return stop();
     if (ui.index >= ui.meta.frames - 1) show(0);
-    $("play").textContent = "\u23F8";
+    $("play").textContent = "||";
     ui.timer = setInterval(() => {
       if (ui.index >= ui.meta.frames - 1) return stop();
       show(ui.index + 1);
