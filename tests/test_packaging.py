@@ -87,6 +87,14 @@ def test_wheel_holds_every_package_of_the_tree_and_nothing_else(wheel_names: set
 
 
 @pytest.mark.slow
+def test_wheel_ships_the_viewers_page(wheel_names: set[str]) -> None:
+    page = {f"mythzoo/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "viewer" / "static").iterdir()}
+    assert "mythzoo/viewer/static/index.html" in page and page <= wheel_names, sorted(page - wheel_names)
+    for spec in GAMES:
+        assert f"mythzoo/envs/{spec.name}/view.py" in wheel_names, spec.name
+
+
+@pytest.mark.slow
 def test_wheel_ships_py_typed_and_the_license(wheel_names: set[str]) -> None:
     assert "mythzoo/py.typed" in wheel_names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in wheel_names), sorted(n for n in wheel_names if "dist-info" in n)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from browser_util import wait_for
+from browser.browser_util import wait_for
 from mythzoo.viewer import ViewerServer
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")

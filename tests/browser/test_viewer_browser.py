@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from browser_util import wait_for
+from browser.browser_util import wait_for
 from mythzoo.evaluation import load_records
 from mythzoo.evaluation.play import play_game
 from mythzoo.viewer import LiveSession, ReplaySession
