@@ -23,7 +23,8 @@ engine), so it plays from any observation source, batched or not. Its plan:
   when they pay back over the days left, into rows the alignment lets it play; after learning,
   the gained skills are rearranged while a swap puts a skill worth more into a row played more
   often; guest skills return guests who cannot be seated.
-* **Workers**: a villager die is hired when coins are spare, and dice work the row worth most
+* **Workers**: one villager die, then one sprite die, are hired when coins are spare (a second of
+  either type paid back less than it cost), and dice work the row worth most
   (often Mingle, whose adventure cards the town draws one a day).
 * **Complaints and upkeep**: the token lost or damaged is the one worth least (damaged first).
 

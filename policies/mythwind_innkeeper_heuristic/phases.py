@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
+from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
 
 
 class PhaseChoices:
@@ -106,11 +106,13 @@ class PhaseChoices:
             val += 0.01 * self._skill_uses(s, row)  # the most played free row first
             if val > best_val:
                 best, best_val = self.o["learn"] + arg, val
-        # Hire a villager die for Mingle (each pip: an adventure card's coins) while it can pay back.
-        hire = self.o["hire"] + 1
-        spare = s.days_left >= 4 and s.coins >= 3 + HIRE_RESERVE and not any(h and ty for h, ty in s.dice)
-        if best == self.o["town_pass"] and hire in legal and HIRE and spare:
-            return hire
+        # Hire one villager die (Mingle: each pip an adventure card's coins), then one sprite die, while
+        # they can pay back; a second die of either type paid back less than it cost (measured).
+        if best == self.o["town_pass"] and HIRE and s.days_left >= 4 and s.coins >= 3 + HIRE_RESERVE:
+            for die, villager in ((VILLAGER_DIE, True), (SPRITE_DIE, False)):
+                hire = self.o["hire"] + die
+                if hire in legal and not any(h and ty == villager for h, ty in s.dice):
+                    return hire
         return best
 
     # arrange: after a skill is learnt, the gained skills may be rearranged among the slots.

@@ -37,8 +37,9 @@ COIN_SKILLS = {
     "musical_ear": (True, BAR, 1), "waxed_furniture": (True, TABLE, 1), "quartermaster": (True, DOOR, 1),
     "patron": (False, 0, 2), "charming": (False, 2, 3),
 }
-HIRE = True  # hire villager dice to Mingle
-HIRE_RESERVE = 12.0  # coins kept for purchases before hiring
+HIRE = True  # hire a villager die (to Mingle) and a sprite die
+HIRE_RESERVE = 9.0  # coins kept for purchases before hiring
+SPRITE_DIE, VILLAGER_DIE = 0, 1  # the hire action's argument per die type (the env's DIE_TYPES order)
 GUEST_SKILLS = ("rumormonger", "waiting_list", "favorite")
 # Worth in coins of one resolution of the skills that pay no coins directly (learning them).
 OTHER_SKILL_USE = {"rumormonger": 0.7, "waiting_list": 1.2, "favorite": 1.0, "entertainer": 0.5, "worker_encouragement": 0.5}
