@@ -43,6 +43,10 @@ class ReplayStep:
     final_rewards: list[float] | None = None
     scores: list[float] | None = None
     returns: list[float] | None = None
+    effects: list[str] | None = None  # what ``action`` changed (``narrate=True`` only)
+
+
+CLEAR = "\x1b[H\x1b[2J"  # ANSI: cursor home, clear the screen (a terminal redraws the frame in place)
 
 
 def _close(a: Sequence[float] | None, b: Sequence[float] | None) -> bool:
@@ -51,9 +55,10 @@ def _close(a: Sequence[float] | None, b: Sequence[float] | None) -> bool:
     return len(a) == len(b) and all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b))
 
 
-def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None) -> Iterator[ReplayStep]:
+def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None, narrate: bool = False) -> Iterator[ReplayStep]:
     """Re-play ``record`` from its seed and actions, yielding a frame before each action and one at
-    the end. Raises :class:`ReplayError` on an illegal action (unless the record says the game ended
+    the end. ``narrate``: each action's frame also carries ``effects``, what it changed (the game's
+    view narration), and is yielded once the action has been played. Raises :class:`ReplayError` on an illegal action (unless the record says the game ended
     by it), on a record longer or shorter than the game, or on final rewards/scores that differ.
     ``seat``: whose view to render (default: the player to move)."""
     env = _make_env(record)
@@ -76,6 +81,14 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
     # The runner's bookkeeping, filled afresh (the record being checked is never touched).
     game = GameInProgress(env, Table(GameRecord(record.env, record.env_kwargs, record.num_players, record.seed, record.refs,
                                                 record.policy_seeds), ()))
+    view = None
+    if narrate:
+        from mythzoo.viewer.session import ViewerError, view_module
+
+        try:
+            view = view_module(env)
+        except ViewerError:
+            view = None
     k = 0
     while (d := game.next_decision(0)) is not None:
         agent = d.agent
@@ -93,8 +106,14 @@ def iter_replay(record: GameRecord, render: bool = True, seat: int | None = None
             ill = record.illegal or {}
             if not (ill.get("decision") == k and ill.get("action") == action and ill.get("seat") == d.seat):
                 raise ReplayError(f"decision {k}: action {action} ({u.action_label(action)}) is not legal for {agent}")
-        yield ReplayStep(k, agent, action, u.action_label(action), u.render_text(seat) if render else None)
+        step = ReplayStep(k, agent, action, u.action_label(action), u.render_text(seat) if render else None)
+        if not narrate:
+            yield step
+        before = view.view_model(u.rules, u.state_, seat) if view is not None else None
         game.apply(d, action, None)
+        if narrate:
+            step.effects = view.narrate(before, view.view_model(u.rules, u.state_, seat)) if view is not None else []
+            yield step
         if digests is not None and k >= len(digests):
             raise ReplayError(f"decision {k}: the record has {len(digests)} decision digests for {len(record.actions)} actions")
         if digests is not None and game.record.digests[k] != digests[k]:
@@ -161,20 +180,40 @@ def replay(
     out: TextIO | None = None,
     step_delay: float = 0.0,
     seat: int | None = None,
+    board_every: int = 0,
+    redraw: bool | None = None,
 ) -> ReplayResult:
-    """Re-play ``record`` (see :func:`iter_replay`), printing the ansi rendering turn by turn to
-    ``out`` (stdout) when ``render``; raises :class:`ReplayError` if it does not match."""
+    """Re-play ``record`` (see :func:`iter_replay`) to ``out`` (stdout) when ``render``, every decision
+    narrated with its effect; raises :class:`ReplayError` if it does not match.
+
+    ``redraw`` (default: whether ``out`` is a terminal): each decision is one frame, the table before
+    it and what it did, drawn in place (ANSI clear and home between frames; ``step_delay`` seconds
+    each). Otherwise plain lines: the table at the start, one narrated line per decision (its effects
+    below it), the table again every ``board_every`` decisions (0: never) and at the end."""
     out = out or sys.stdout
+    if redraw is None:
+        isatty = getattr(out, "isatty", None)
+        redraw = bool(isatty and isatty())
     labels = [printable(x) for x in (record.labels or record.refs)]  # text from a file, printed escaped
     last: ReplayStep | None = None
-    for step in iter_replay(record, render=render, seat=seat):
+    total = len(record.actions)
+    for step in iter_replay(record, render=render, seat=seat, narrate=render):
         last = step
         if not render:
             continue
-        out.write(step.text + "\n")
-        if step.action is not None:
-            who = labels[record.agents.index(step.agent)] if step.agent in record.agents else "?"
-            out.write(f"-> decision {step.decision + 1}/{len(record.actions)}: {step.agent} ({who}) plays {step.label}\n\n")
+        if step.action is None:  # the end (or where an unfinished record stops)
+            out.write((CLEAR if redraw else "\n") + step.text + "\n")
+            out.flush()
+            continue
+        who = labels[record.agents.index(step.agent)] if step.agent in record.agents else "?"
+        line = f"[{step.decision + 1}/{total}] {step.agent} ({who}) plays {step.label}"
+        effects = "".join(f"     -> {e}\n" for e in step.effects or [])
+        if redraw:
+            out.write(CLEAR + step.text + "\n\n" + line + "\n" + effects)
+        else:
+            if step.decision == 0 or (board_every > 0 and step.decision % board_every == 0):
+                out.write(("\n" if step.decision else "") + step.text + "\n\n")
+            out.write(line + "\n" + effects)
         out.flush()
         if step_delay > 0:
             time.sleep(step_delay)

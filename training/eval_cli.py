@@ -373,13 +373,16 @@ def add_replay_parser(subparsers: Any) -> None:
         "replay",
         help="re-play a recorded game turn by turn, checking it",
         description="Re-play a game record (a `mythzoo play --save` file, or one game of a `mythzoo eval --json` file) "
-        "from its seed and actions: print the table before every decision, refuse an illegal action, and check "
-        "the final rewards and scores equal the record's.",
+        "from its seed and actions, every decision narrated with its effect: in a terminal each decision is redrawn in place "
+        "(the table and what it did; --step-delay paces it); otherwise plain lines, the table at the start, every --board-every "
+        "decisions and at the end. An illegal action is refused, and the final rewards and scores must equal the record's.",
     )
     p.add_argument("record", help="JSON file: one game record, a list of them, or an eval result")
     p.add_argument("--game", type=non_negative_int, default=0, metavar="I", help="which game of the file (default 0)")
     p.add_argument("--step-delay", type=non_negative_float, default=0.0, metavar="SECONDS", help="pause after each decision (default 0)")
     p.add_argument("--seat", type=non_negative_int, default=None, help="render from this seat's view (default: the player to move)")
+    p.add_argument("--board-every", type=non_negative_int, default=0, metavar="N",
+                   help="plain output (not a terminal): print the table every N decisions as well (default 0: at the start and end only)")
     p.add_argument("--check", action="store_true", help="only check the record replays; print one line")
     p.set_defaults(func=cmd_replay)
 
@@ -403,7 +406,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"replay: {ascii(record.env)[1:-1]} {ascii(record.env_kwargs)}, seed {record.seed}, {record.decisions} decisions; "
           + ", ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)), flush=True)
     try:
-        result = replay(record, render=not args.check, step_delay=args.step_delay, seat=args.seat)
+        result = replay(record, render=not args.check, step_delay=args.step_delay, seat=args.seat,
+                        board_every=args.board_every)
     except ReplayError as e:
         print(f"mythzoo replay: the record does not replay: {e}", file=sys.stderr)
         return 1

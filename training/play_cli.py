@@ -6,8 +6,12 @@
     mythzoo play mythwind_innkeeper                     # the solo campaign: no --vs
 
 Before each of your decisions the table is drawn from your seat (``render_text(seat)``) and the
-legal actions are listed with numbers and labels (``action_label``); type a number. Anything else
-(a word, an empty line, a number out of range) is asked again; ``q`` quits; end of input (Ctrl-D)
+legal actions are listed with numbers and labels (``action_label``, with what a buy, hire or learn
+costs or what a placement puts down where the game says); type a number. ``?`` prints the legend of
+the board's abbreviations, a rules reminder for the phase and every legal action with what it does.
+A decision with exactly one legal action plays itself (and says so). Every decision, yours and the
+other players', is narrated with its effect (amber gained, a fight's result, coins earned). Anything
+else (a word, an empty line, a number out of range) is asked again; ``q`` quits; end of input (Ctrl-D)
 quits too. The game is saved as a game record (the format of ``mythzoo eval --json``), finished
 or not, and ``mythzoo replay FILE`` re-plays it. Input and output are injectable (``input_fn``,
 ``out``) so tests can script a game.
@@ -25,6 +29,7 @@ from typing import Any, TextIO
 
 import numpy as np
 from mythzoo.envs import make, spec
+from mythzoo.training.explain import Explainer
 from mythzoo.evaluation import (
     HUMAN,
     ROLES,
@@ -38,6 +43,7 @@ from mythzoo.evaluation import (
 )
 
 QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
 
 
 class HumanPolicy:
@@ -45,12 +51,14 @@ class HumanPolicy:
 
     name = HUMAN
 
-    def __init__(self, env: Any, seat: int, input_fn: Callable[[str], str] = input, out: TextIO | None = None):
+    def __init__(self, env: Any, seat: int, input_fn: Callable[[str], str] = input, out: TextIO | None = None,
+                 explainer: Explainer | None = None):
         self.env = env
         self.seat = seat
         self.input_fn = input_fn
         self.out = out or sys.stdout
         self.stop_reason: str | None = None
+        self.explainer = explainer or Explainer(env, seat, self._say)
 
     def _say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -59,13 +67,19 @@ class HumanPolicy:
     def act(self, observation: np.ndarray, action_mask: np.ndarray, agent: str | None = None) -> int:
         """Ask until a listed number is typed; ``q`` or end of input raises :class:`StopGame`."""
         u = self.env.unwrapped
+        ex = self.explainer
+        ex.flush()  # the last decision's effects come before the new board
         legal = [int(a) for a in np.flatnonzero(action_mask)]
+        if len(legal) == 1:  # nothing to decide: it plays itself
+            self._say(f"only one choice: {ex.choice(legal[0], agent)} — played")
+            return legal[0]
         self._say("")
         self._say(u.render_text(self.seat))
-        self._say(f"Your move, {agent}:")
+        phase = ex.phase()
+        self._say(f"Your move, {agent}:" + (f" phase {phase}" if phase else ""))
         for i, a in enumerate(legal, 1):
-            self._say(f"  {i:>3}) {u.action_label(a, agent)}")
-        prompt = f"choose 1-{len(legal)} (q to quit): "
+            self._say(f"  {i:>3}) {ex.choice(a, agent)}")
+        prompt = f"choose 1-{len(legal)} (? for help, q to quit): "
         while True:
             try:
                 line = self.input_fn(prompt)
@@ -81,6 +95,9 @@ class HumanPolicy:
             if text.lower() in QUIT_WORDS:
                 self.stop_reason = "quit"
                 raise StopGame(self.stop_reason)
+            if text.lower() in HELP_WORDS:
+                self._say(ex.help_text(legal, agent))
+                continue
             if not text:
                 self._say(f"  type a number from 1 to {len(legal)}, or q to quit")
                 continue
@@ -212,6 +229,7 @@ def play(
     refs = [lab if lab == HUMAN or kind != ROLES else lab.split(":", 1)[1] for lab in labels]
     pseeds = [None if r == HUMAN else ps for r, ps in zip(refs, seat_seeds(seed, n))]
     human = HumanPolicy(env, seat, input_fn, out)
+    explainer = human.explainer
     policies = [human if r == HUMAN else load(r, env, registry, ps) for r, ps in zip(refs, pseeds)]
     labels = [re.sub(r"<object:(.+)>", r"\1", lab) for lab in labels]  # an object by its name
     agents = list(u.possible_agents)
@@ -221,13 +239,17 @@ def play(
         you = f"You are {agents[seat]} (seat {seat}" + (f", role {u.agent_role(agents[seat])}" if kind == ROLES else "") + ")"
         out.write(f"mythzoo play: {env_name}, {n} players, seed {seed}. {you}; "
                   + ", ".join(f"{agents[s]}: {r}" for s, r in enumerate(labels) if s != seat) + ".\n")
+    legend = explainer.legend()
+    if legend:
+        out.write("Legend (type ? at any prompt to see it again):\n" + "".join(f"  {x}\n" for x in legend.splitlines()))
 
     def announce(_: int, agent: str, s: int, action: int) -> None:
-        if s != seat:
-            out.write(f"{agent} ({labels[s]}) plays {u.action_label(action, agent)}\n")
+        who = "you" if s == seat else f"{agent} ({labels[s]})"
+        explainer.before(f"{who} {'play' if s == seat else 'plays'} {u.action_label(action, agent)}")
 
     record = GameRecord(env_name, kw, n, int(seed), refs, pseeds, labels=labels)
     play_one(env, policies, record, on_action=announce)
+    explainer.flush()
     if record.finished:
         out.write("\n" + u.render_text(seat) + "\n")
         rewards = record.final_rewards or []

@@ -163,3 +163,20 @@ def narrate(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     if after["over"] and not before["over"]:
         out.append("game over: " + ", ".join(after["winners"] or []) + " win" + ("s" if len(after["winners"] or []) == 1 else ""))
     return out
+
+
+# ------------------------------------------------------------------ terminal help (mythzoo play / replay)
+LEGEND = """\
+baths: tile clean or dirty; guest (creature, or TROUBLESOME and its ability); amber = points for completing it
+needs: what the guest still wants (2xtea = two tea); nourished = who has put a card in that bath
+supply: [i] the face-up ingredient cards you can take; a+b = a card with two ingredients
+hands: ingredient cards by their ingredients; tokens are the creature tokens earned (active or used)"""
+
+REMINDERS = {
+    "turn": "take cards from the supply, gather, or nourish a guest with cards from your hand.",
+    "gather": "gathering: take the cards offered.",
+    "earth_mage": "the Earth Mage manager: choose the extra card.",
+    "discard": "your hand is over the limit: discard down to it.",
+    "pay": "pay the cost with cards from your hand.",
+    "take": "choose which card to take.",
+}

@@ -158,3 +158,32 @@ def narrate(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     if after["over"] and not before["over"]:
         out.append(f"game over: {after['winner']} wins")
     return out
+
+
+# ------------------------------------------------------------------ terminal help (mythzoo play / replay)
+LEGEND = """\
+map cells: <n><region> <kind>: space number, region T town / M mine / F forest / C castle
+kinds: Inn inn, Mkt market (buy materials), Frg forge (armour), PwC power centre, POR the Portal, TRS the Treasure Chamber
+pieces: H<n> hero n (Hnx: no life left), <Mi><n> minion n (first two letters of its name)
+hero rows: * = the hero playing now; cards = Power cards in hand; played = has had its turn this round
+tokens: fury, dark_power, haste, regenerate; * after one = still available to the Invoker
+hands: NxV = N Power cards of value V (a suffix is the card's icon: +2F strength, +1P power, chains, draw)"""
+
+REMINDERS = {
+    "sacrifice": "the Invoker may sacrifice a minion at the start of the round.",
+    "invoker_main": "the Invoker spends its actions (actions left on its board): invoke minions, move them, use abilities and cards, or end.",
+    "choose_hero": "the League chooses which hero who has not played this round takes the next turn.",
+    "hero_main": "the hero moves, trades, buys at a market, forges at a forge, fights a minion on its space, or ends its turn.",
+    "trade": "heroes on the same space swap materials or cards.",
+    "commit": "combat: each side commits Power cards face down; the higher total wins, the loser loses a life.",
+    "draw": "combat: cards are drawn to the combat from the deck.",
+    "place": "place the piece (hero or minion) on one of the spaces offered.",
+    "track": "advance one of the Invoker's tracks (strength or power); bonuses come at marked steps.",
+    "token": "choose which used token is flipped back to available.",
+    "discard": "hand over the limit: choose cards to discard.",
+    "kraken": "the Kraken's ability resolves: choose its target.",
+    "manticore": "the Manticore's ability resolves: choose its target.",
+    "dragon": "the Dragon's ability resolves: choose its target.",
+    "cyclops": "the Cyclops's ability resolves: choose its target.",
+    "pwyll": "Pwyll's ability resolves: choose its effect.",
+}

@@ -124,3 +124,38 @@ def narrate(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     if after["over"] and not before["over"]:
         out.append(f"campaign over: {after['coins']} coins, worth {after['worth']}")
     return out
+
+
+# ------------------------------------------------------------------ terminal help (mythzoo play / replay)
+LEGEND = """\
+inn cells (row r, column c: r0c0 top left): an accommodation's three letters, then its style, then who sits there
+accommodations: Win window, Dor door, Tab table, Bar bar, Fir fireplace, Kit kitchen, Drk drink, Fod food, Stg stage, Mus music, Ply play
+lower case (e.g. tab) = damaged; style letter c cultured, i imperial, f frontier; * in place of the 4th letter = the party token
+@n = guest n seated facing front, bn = guest n pampered (facing back); the number is the guest's id's last digit
+,,,,, = an empty outer slot (the inn's edge); ..... = an empty inner slot
+guests: #id name (level I-III): furniture + services [style] they want"""
+
+REMINDERS = {
+    "setup": "place each starting accommodation in a slot of the inn (what is placed is in the choice list).",
+    "town": "spend the day in town: hire a worker die, learn a skill, buy, or go back to operate the inn.",
+    "operate": "operate the inn: serve, pamper, improve or buy slots with your dice and coins.",
+    "pamper_guest": "choose the guest to pamper (turned to face back).",
+    "pamper_slot": "choose the slot of the guest to pamper.",
+    "improve": "choose the accommodation to improve.",
+    "buy_slot": "choose the slot to buy.",
+    "move_dest": "choose where the moved piece goes.",
+    "serve": "serve a gossip card.",
+    "mingle": "mingle: guests trade places.",
+    "party": "throw a party: place the party token.",
+    "skill": "use a learnt skill.",
+    "skill_guest": "choose the guest the skill acts on.",
+    "favorite_pick": "pick the favourite.",
+    "entertainer": "the entertainer acts: choose where.",
+    "worker": "choose the worker die to use.",
+    "seat_guest": "evening: choose a waiting guest to seat.",
+    "seat_slot": "evening: choose the slot where the guest sits (it needs its furniture and services).",
+    "lose": "a guest could not be seated: choose what is lost.",
+    "late_guest": "a late guest arrives: seat it or turn it away.",
+    "damage": "choose which accommodation is damaged.",
+    "arrange": "arrange the accommodations in the inn.",
+}
