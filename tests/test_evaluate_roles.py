@@ -27,7 +27,7 @@ from mythzoo.evaluation import (
 from mythzoo.envs import spec
 
 GATE = "mythsgate_v1"
-INN = "mythwind_innkeeper_v2"
+INN = "mythwind_innkeeper_v3"
 
 
 def _no_seconds(d: dict) -> dict:

@@ -352,7 +352,7 @@ def test_improve_cannot_sell_what_a_placement_restriction_depends_on() -> None:
     s = improve_scene(inn={12: tok(KITCHEN), 13: tok(FOOD), 0: tok(STAGE), 1: tok(MUSIC)})
     assert illegal(s, "sell", 12) and illegal(s, "sell", 0)
     assert not illegal(s, "sell", 13) and not illegal(s, "sell", 1)
-    s = improve_scene(inn={12: tok(KITCHEN), 14: tok(KITCHEN, 2), 13: tok(FOOD)})
+    s = improve_scene(inn={12: tok(KITCHEN), 14: tok(KITCHEN, n=1), 13: tok(FOOD)})
     assert not illegal(s, "sell", 12)  # the food still has the other kitchen
 
 
@@ -966,9 +966,9 @@ def test_gaining_a_skill_rearrangement_ends_after_slots_minus_one_moves() -> Non
 
 def test_assumption_mingled_gossip_resolves_at_next_dawn_and_goes_to_the_deck_bottom() -> None:
     s = scene(hand=(3,), drawn=())
-    s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: 5 coins
+    s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: 4 coins
     dawn(s, wcard(CLOUDY))
-    assert s.coins == 15 and s.gbottom == [3] and s.adventure == []
+    assert s.coins == 14 and s.gbottom == [3] and s.adventure == []
 
 
 def test_assumption_the_town_draws_one_adventure_card_each_dawn_the_rest_wait() -> None:
@@ -1116,12 +1116,12 @@ def test_assumption_weather_deck_nine_event_days_in_twelve() -> None:
 def test_assumption_skill_costs_level_two_and_three_repay_in_a_dozen_uses() -> None:
     cost = {k.key: k.cost for k in DATA.skills}
     assert cost == {"musical_ear": 8, "waxed_furniture": 8, "rumormonger": 6, "quartermaster": 8, "waiting_list": 25,
-                    "entertainer": 6, "patron": 6, "worker_encouragement": 6, "favorite": 8, "charming": 8}
+                    "entertainer": 4, "patron": 6, "worker_encouragement": 6, "favorite": 7, "charming": 8}
     s = scene(coins=30, drawn=(0,), season=1)
     act(s, "learn", SK["charming"] * R.slots + IMPROVE)
     assert s.coins == 30 - 8 and s.skill_row[SK["charming"]] == IMPROVE
 
 
-def test_assumption_gossip_coin_cards_pay_three_four_and_five() -> None:
+def test_assumption_gossip_coin_cards_pay_three_three_and_four() -> None:
     coins = {c.name: c.effect[1] for c in DATA.gossip if c.effect[0] == E_COINS}
-    assert coins == {"Harvest Rumours": 4, "Bard's Tale": 3, "Market Day": 5}
+    assert coins == {"Harvest Rumours": 3, "Bard's Tale": 3, "Market Day": 4}

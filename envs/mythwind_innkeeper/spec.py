@@ -65,9 +65,9 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
 
 SPEC = GameSpec(
     name="mythwind_innkeeper",
-    version=2,
+    version=3,
     title="Mythwind: the Innkeeper, a solo inn-management campaign",
-    module="mythzoo.envs.mythwind_innkeeper_v2",
+    module="mythzoo.envs.mythwind_innkeeper_v3",
     kind="solo",
     roles=("innkeeper",),
     utility="general_sum",  # one player: coins, no opponent (OpenSpiel's class for one-player games)
@@ -83,6 +83,6 @@ SPEC = GameSpec(
     },
     max_decisions=max_decisions,
     aliases=("innkeeper",),
-    gymnasium_id="mythzoo/MythwindInnkeeper-v2",
+    gymnasium_id="mythzoo/MythwindInnkeeper-v3",
     gymnasium_entry_point="mythzoo.envs.mythwind_innkeeper.gym_env:MythwindInnkeeperGymEnv",
 )

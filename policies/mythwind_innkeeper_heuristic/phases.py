@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
+from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, SERVED_CARD_MINGLE_WEIGHT, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
 
 
 class PhaseChoices:
@@ -156,7 +156,7 @@ class PhaseChoices:
                     v += 1.0 + min(net, 10.0) * 0.3
                 v += self._repair_sell_value(s)
             elif r == 2:
-                v += max((self._card_gain(s, c, base_tonight) for c in hand), default=0.0)
+                v += max((self._card_gain(s, c, base_tonight) - SERVED_CARD_MINGLE_WEIGHT * self._mingle_gain(s, c) for c in hand), default=0.0)
             elif r == 3:
                 v += max((self._mingle_gain(s, c) for c in hand), default=0.0) + 0.3
             elif r == 0:
@@ -286,7 +286,7 @@ class PhaseChoices:
             elif r == 2:
                 if base_tonight is None:
                     base_tonight = self._tonight(s)
-                v = max((self._card_gain(s, c, base_tonight) for c in hand), default=0.0)
+                v = max((self._card_gain(s, c, base_tonight) - SERVED_CARD_MINGLE_WEIGHT * self._mingle_gain(s, c) for c in hand), default=0.0)
             elif r == 0:
                 v = self._pamper_gain(s)[0]
             else:

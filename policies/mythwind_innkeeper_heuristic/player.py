@@ -11,7 +11,7 @@ from mythzoo.policies.mythwind_innkeeper_heuristic.reading import InnReading
 
 
 class MythwindInnkeeperHeuristic(PhaseChoices, InnModel, InnReading, BasePolicy):
-    """Model-based greedy innkeeper for ``mythwind_innkeeper_v2``."""
+    """Model-based greedy innkeeper for ``mythwind_innkeeper_v3``."""
 
     name = "heuristic"
 

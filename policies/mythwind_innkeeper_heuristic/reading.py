@@ -47,6 +47,9 @@ RENOWN_VALUE = 1.0  # coins one step of renown is worth
 PARTY_RENOWN_WEIGHT = 0.5  # the two steps a party costs, in RENOWN_VALUEs each (renown comes back by seating)
 LOSE_VALUE = 3.0  # coins a "lose an accommodation" complaint costs
 DRAW_VALUE = 0.5
+# A served card goes back to the gossip deck instead of being mingled later: Serve is charged this share
+# of the card's Mingle worth (0 served to a loss: banning Serve raised the score; 0.5 and 1.0 both fixed it).
+SERVED_CARD_MINGLE_WEIGHT = 0.5
 HORIZON = 0.85  # share of the days left a new token is expected to serve (upkeep damage, delays)
 
 
