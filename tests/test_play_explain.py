@@ -9,6 +9,7 @@ import itertools
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mythzoo.envs import make
@@ -46,7 +47,7 @@ def test_every_game_has_a_legend_and_reminders_for_real_phases(game: str) -> Non
 
 def test_legends_explain_the_cryptic_marks() -> None:
     ms = importlib.import_module("mythzoo.envs.mythsgate.view").LEGEND
-    for mark in ("Mkt", "Frg", "PwC", "POR", "TRS", "NxV"):
+    for mark in ("Mkt", "Frg", "PwC", "POR", "TRS", "actions left"):
         assert mark in ms
     inn = importlib.import_module("mythzoo.envs.mythwind_innkeeper.view").LEGEND
     for mark in (",,,,,", ".....", "@n", "bn", "Tab"):
@@ -144,3 +145,61 @@ def test_explainer_without_pending_writes_nothing() -> None:
     ex = Explainer(env, 0, lines.append)
     ex.flush()
     assert lines == [] and ex.phase() == "turn" and ex.reminder()
+
+
+def _choices_until(env, want: set[str], seed: int = 0, steps: int = 3000) -> dict[str, str]:
+    """Play ``env`` at random, collecting one choice line per action kind in ``want``."""
+    explainer = Explainer(env, 0, lambda line: None)
+    rng = np.random.default_rng(seed)
+    lines: dict[str, str] = {}
+    for _ in range(steps):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc or want <= set(lines):
+            break
+        agent = env.agent_selection
+        legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+        for a in legal:
+            name, _ = env.unwrapped.action_table(agent).decode(a)
+            if name in want and name not in lines:
+                lines[name] = explainer.choice(a, agent)
+        env.step(int(rng.choice(legal)))
+    return lines
+
+
+def test_innkeeper_choices_say_costs_requirements_and_what_setup_places() -> None:
+    env = make("mythwind_innkeeper")
+    env.reset(seed=1)
+    rules = env.unwrapped.rules
+    lines = _choices_until(env, {"slot", "hire", "learn", "buy", "gossip", "sell", "guest"})
+    data = rules.data
+    assert lines["slot"].endswith("[places the starting table here]")  # the table is placed first (Setup)
+    assert f"costs {data.hire_cost} coins" in lines["hire"]
+    learned = data.skills[0]  # the first legal learn is the first skill into the first row
+    assert f"costs {learned.cost} coins" in lines["learn"] and "1 coin per bar" in lines["learn"] and "resolves when you operate pamper" in lines["learn"]
+    token = int(lines["buy"].split("token ", 1)[1].split()[0])
+    acc = data.accommodations[token]
+    assert f"costs {acc.cost} coins" in lines["buy"] and f"needs renown {'I' * acc.renown}" in lines["buy"]
+    assert "mingled:" in lines["gossip"] and "serves " in lines["gossip"]
+    assert "gains " in lines["sell"] and "wants " in lines["guest"]
+
+
+def test_mythsgate_table_shows_actions_left_and_hands_card_by_card() -> None:
+    env = make("mythsgate", num_heroes=2, render_mode="ansi")
+    env.reset(seed=0)
+    u = env.unwrapped
+    rng = np.random.default_rng(0)
+    while u.state_.cur_hero < 0 or u.state_.h_left <= 0:  # play until a hero is acting
+        obs = env.last()[0]
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    s = u.state_
+    text = env.render()
+    row = next(line for line in text.splitlines() if line.startswith(f"*hero_{s.cur_hero}"))
+    header = next(line for line in text.splitlines() if line.startswith("hero ") and "actions left" in line)
+    col = header.index("actions left")
+    assert row[col:].split()[0] == str(s.h_left)
+    gd = u.rules.gd
+    hand = " ".join(gd.kind_label(k) for k, c in enumerate(s.h_hand[s.cur_hero]) for _ in range(c))
+    assert f"hero_{s.cur_hero}: {hand}" in text and len(hand.split()) == sum(s.h_hand[s.cur_hero])
+    from mythzoo.envs.mythsgate.view import view_model
+
+    assert view_model(u.rules, s, 1)["heroes"][s.cur_hero]["actions_left"] == s.h_left

@@ -68,8 +68,9 @@ def render_text(rules: MythsgateRules, s: State, seat: int) -> str:
         arm = " ".join(PIECES[p] for p in range(4) if s.h_armour[h][p]) or "-"
         books = " ".join(BOOKS[rules.loc[c].color] for c in s.h_books[h]) or "-"
         mark = "*" if s.cur_hero == h else " "
-        rows.append([f"{mark}hero_{h}", rules.heroes[h].name, s.h_space[h], s.h_lives[h], sum(s.h_hand[h]), mats, arm, books, "yes" if s.h_done[h] else ""])
-    out.append(section("Atari League", table(rows, ["hero", "character", "space", "lives", "cards", "materials", "armour", "books", "played"])))
+        left = s.h_left if s.cur_hero == h and not s.over else ""  # the hero playing now: its actions still to take this turn
+        rows.append([f"{mark}hero_{h}", rules.heroes[h].name, s.h_space[h], s.h_lives[h], sum(s.h_hand[h]), left, mats, arm, books, "yes" if s.h_done[h] else ""])
+    out.append(section("Atari League", table(rows, ["hero", "character", "space", "lives", "cards", "actions left", "materials", "armour", "books", "played"])))
     mrows = [[m, rules.minion[m].name, s.m_space[m], s.m_lives[m], rules.minion_strength(s, m), rules.minion_power(s, m)]
              for m in range(NUM_MINIONS) if s.m_space[m] >= 0]
     out.append(section("Minions in play", table(mrows, ["id", "minion", "space", "lives", "strength", "draws"]) if mrows else "(none)"))
@@ -86,7 +87,8 @@ def render_text(rules: MythsgateRules, s: State, seat: int) -> str:
     else:
         hands = []
         for h in range(rules.k):
-            hands.append(f"hero_{h}: " + (", ".join(f"{c}x{gd.kind_label(k)}" for k, c in enumerate(s.h_hand[h]) if c) or "(empty)"))
+            # One entry per card, lowest first ("2 2 2 3 3"): a hand reads as it is held.
+            hands.append(f"hero_{h}: " + (" ".join(gd.kind_label(k) for k, c in enumerate(s.h_hand[h]) for _ in range(c)) or "(empty)"))
         out.append(section("League's hands", "\n".join(hands)))
     return "\n".join(out)
 

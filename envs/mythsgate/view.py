@@ -48,6 +48,7 @@ def view_model(rules: MythsgateRules, s: State, seat: int | None) -> dict[str, A
             "armour": [PIECES[p] for p in range(len(PIECES)) if s.h_armour[h][p]],
             "books": [BOOKS[rules.loc[c].color] for c in s.h_books[h]],
             "played": bool(s.h_done[h]), "current": s.cur_hero == h and not s.over,
+            "actions_left": s.h_left if s.cur_hero == h and not s.over else None,
             "hand": [{"label": gd.kind_label(k), "count": c} for k, c in enumerate(s.h_hand[h]) if c] if league_sees else None,
         })
     minions = [{"index": m, "name": rules.minion[m].name, "space": s.m_space[m], "lives": s.m_lives[m], "max_lives": rules.minion[m].lives,
@@ -165,9 +166,9 @@ LEGEND = """\
 map cells: <n><region> <kind>: space number, region T town / M mine / F forest / C castle
 kinds: Inn inn, Mkt market (buy materials), Frg forge (armour), PwC power centre, POR the Portal, TRS the Treasure Chamber
 pieces: H<n> hero n (Hnx: no life left), <Mi><n> minion n (first two letters of its name)
-hero rows: * = the hero playing now; cards = Power cards in hand; played = has had its turn this round
+hero rows: * = the hero playing now; cards = Power cards in hand; actions left = the playing hero's actions still to take; played = has had its turn this round
 tokens: fury, dark_power, haste, regenerate; * after one = still available to the Invoker
-hands: NxV = N Power cards of value V (a suffix is the card's icon: +2F strength, +1P power, chains, draw)"""
+hands: one value per Power card, e.g. 2 2 3 (a suffix is the card's icon: +2F strength, +1P power, chains, draw)"""
 
 REMINDERS = {
     "sacrifice": "the Invoker may sacrifice a minion at the start of the round.",

@@ -16,7 +16,7 @@ from typing import Any
 from mythzoo.envs.mythwind_innkeeper.actions import GRID, NUM_SLOTS, OPERATE, slot_name
 from mythzoo.envs.mythwind_innkeeper.names import ACC_TYPES, ALIGNMENTS, FURNITURE, STYLES, WEATHER_TYPES
 from mythzoo.envs.mythwind_innkeeper.render import render_text
-from mythzoo.envs.mythwind_innkeeper.rules import G_BAG, INCOME_SOURCES, PHASE_NAMES, MythwindInnkeeperRules, State
+from mythzoo.envs.mythwind_innkeeper.rules import G_BAG, INCOME_SOURCES, P_SETUP, PHASE_NAMES, MythwindInnkeeperRules, State
 
 SLOT_ACTIONS = ("slot", "move", "sell", "repair")  # the argument is an inn slot
 
@@ -136,26 +136,83 @@ lower case (e.g. tab) = damaged; style letter c cultured, i imperial, f frontier
 guests: #id name (level I-III): furniture + services [style] they want"""
 
 REMINDERS = {
-    "setup": "place each starting accommodation in a slot of the inn (what is placed is in the choice list).",
-    "town": "spend the day in town: hire a worker die, learn a skill, buy, or go back to operate the inn.",
-    "operate": "operate the inn: serve, pamper, improve or buy slots with your dice and coins.",
-    "pamper_guest": "choose the guest to pamper (turned to face back).",
-    "pamper_slot": "choose the slot of the guest to pamper.",
-    "improve": "choose the accommodation to improve.",
-    "buy_slot": "choose the slot to buy.",
-    "move_dest": "choose where the moved piece goes.",
-    "serve": "serve a gossip card.",
-    "mingle": "mingle: guests trade places.",
-    "party": "throw a party: place the party token.",
-    "skill": "use a learnt skill.",
-    "skill_guest": "choose the guest the skill acts on.",
-    "favorite_pick": "pick the favourite.",
-    "entertainer": "the entertainer acts: choose where.",
-    "worker": "choose the worker die to use.",
-    "seat_guest": "evening: choose a waiting guest to seat.",
-    "seat_slot": "evening: choose the slot where the guest sits (it needs its furniture and services).",
-    "lose": "a guest could not be seated: choose what is lost.",
-    "late_guest": "a late guest arrives: seat it or turn it away.",
-    "damage": "choose which accommodation is damaged.",
-    "arrange": "arrange the accommodations in the inn.",
+    "setup": "place the starting table (anywhere), then the window and the door (outer slots only).",
+    "town": "one town action: hire a worker die, learn a skill at the Longhouse, or pass.",
+    "operate": "the character's action: one Operate row allowed by today's alignment (sprites: pamper, improve, serve; villagers: serve, mingle, party).",
+    "pamper_guest": "Pamper: choose a drawn guest to seat facing back (1 coin, renown -1).",
+    "pamper_slot": "Pamper: choose a free furniture slot; the guest's requests are ignored.",
+    "improve": "Improve: at most one purchase, one move and one sale, plus any repairs; done ends it.",
+    "buy_slot": "choose the slot for the token bought (doors and windows outer; drinks and food next to a kitchen; music and plays next to a stage).",
+    "move_dest": "choose where the moved accommodation goes (the same placement rules).",
+    "serve": "Serve: a gossip card's services and style icons count for the inn until tonight.",
+    "mingle": "Mingle: a gossip card goes into the town's adventure deck (it pays when the town draws it at a dawn); then draw gossip cards equal to the renown level.",
+    "party": "Party: renown -2; choose the furniture whose type earns the party coins tonight.",
+    "skill": "resolve the skill in this Operate row, or skip it.",
+    "skill_guest": "choose the drawn guest the skill returns to the bag.",
+    "favorite_pick": "Favorite: choose the guest from the bag who replaces the one returned.",
+    "entertainer": "Entertainer: a party coin, or the party action.",
+    "worker": "each hired die may work once: spend a pip to perform its row's action, or done to end the day.",
+    "seat_guest": "dusk: choose a waiting guest to seat (their furniture, services and style must be met), or done.",
+    "seat_slot": "dusk: choose the slot where the guest sits (it needs the furniture they request).",
+    "lose": "a complaint takes an accommodation of the type shown: choose which.",
+    "late_guest": "a late guest arrives: seat them or decline.",
+    "damage": "season's upkeep: choose which accommodation is damaged.",
+    "arrange": "a skill was gained: move any gained skill into any row's slot, or done to keep the arrangement.",
 }
+
+
+SKILL_EFFECTS = {
+    "musical_ear": "1 coin per bar", "waxed_furniture": "1 coin per table", "rumormonger": "return a guest to the bag",
+    "quartermaster": "1 coin per door", "waiting_list": "return two guests to the bag",
+    "entertainer": "cloudy day: a party coin or the party action", "patron": "2 coins per cultured accommodation",
+    "worker_encouragement": "pay {enc} coins: every hired die +1 pip", "favorite": "swap a drawn guest for one from the bag",
+    "charming": "3 coins per frontier accommodation",
+}
+_PLACE = {"window": "outer slot", "door": "outer slot", "drink": "next to a kitchen", "food": "next to a kitchen",
+          "music": "next to a stage", "play": "next to a stage"}
+
+
+def describe(rules: MythwindInnkeeperRules, s: State, name: str, arg: int) -> str | None:
+    """What an action costs, requires or places, for the choice list of ``mythzoo play`` (None: nothing to add)."""
+    d = rules.data
+    if name == "hire":
+        faces = d.die_faces[arg]
+        return f"costs {d.hire_cost} coins (you have {s.coins}); faces {'/'.join(map(str, faces))}, blanks rerolled"
+    if name in ("learn", "arrange"):
+        k, r = divmod(arg, d.skill_slots)
+        sk = d.skills[k]
+        effect = SKILL_EFFECTS.get(sk.key, "").format(enc=d.encouragement_cost)
+        where = f"resolves when you operate {OPERATE[r]}"
+        if name == "arrange":
+            return f"{sk.name}: {effect}; {where}"
+        return f"costs {sk.cost} coins (you have {s.coins}), level {sk.level}; {effect}; {where}"
+    if name == "buy":
+        a = d.accommodations[arg]
+        kind = ACC_TYPES[a.type]
+        style = f", {STYLES[a.style]}" if a.style >= 0 else ""
+        place = _PLACE.get(kind, "any empty slot")
+        return f"costs {a.cost} coins (you have {s.coins}), needs renown {'I' * a.renown}{style}; goes in {place}"
+    if name == "slot" and s.phase == P_SETUP and s.setup:
+        return f"places the starting {ACC_TYPES[rules.acc_type[s.setup[0]]]} here"
+    if name in ("sell", "repair") and s.slot_acc[arg] >= 0:
+        cost = d.accommodations[s.slot_acc[arg]].cost
+        return f"gains {cost // 2} coins" if name == "sell" else f"costs {(cost + 1) // 2} coins (you have {s.coins})"
+    if name == "gossip":
+        c = d.gossip[arg]
+        serv = ", ".join(ACC_TYPES[x] for x in c.accommodations) or "no services"
+        styles = "".join(f", {STYLES[x]} icon" for x in c.styles)
+        kind, amount = c.effect
+        effect = {0: f"{amount} coins", 1: f"renown +{amount}", 2: f"{amount} party coin"}.get(kind, "")
+        return f"serves {serv}{styles}; mingled: {effect}"
+    if name == "operate":
+        k = rules.skill_in_row(s, arg)
+        return f"then {d.skills[k].name} may resolve" if k >= 0 else None
+    if name == "worker":
+        die, r = divmod(arg, len(OPERATE))
+        return f"{s.dice[die]} pip{'s' if s.dice[die] != 1 else ''} left"
+    if name == "guest":
+        g = rules.data.guests[arg]
+        wants = " + ".join([ACC_TYPES[g.furniture], *(ACC_TYPES[x] for x in g.services)])
+        style = f" [{STYLES[g.style]}]" if g.style >= 0 else ""
+        return f"level {'I' * g.level}: wants {wants}{style}"
+    return None
