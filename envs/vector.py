@@ -1,0 +1,251 @@
+"""Many games of one env stepped together into preallocated arrays (EnvPool / Pgx style).
+
+    from mythzoo.vector import make
+    games = make("mythic_baths", num_envs=256, num_players=2)
+    batch = games.reset(seed=0)
+    while ...:
+        actions = my_policy(batch.observations, batch.action_masks, batch.seat)   # one action per game
+        batch = games.step(actions)
+
+A :class:`VectorGames` holds ``num_envs`` games of one env: one rules object, one observer and ``N``
+plain-data states (a step is a function of a state, as in Pgx). Every call writes into the same
+arrays, which :class:`Batch` exposes (views, overwritten by the next call: copy what you keep):
+
+- ``seat[i]``: the seat to move in game ``i`` (``-1`` for a finished game when ``autoreset=False``);
+  ``role[i]``: its role's index in ``roles``.
+- ``observations[role]`` float32 ``[N, L_role]`` and ``action_masks[role]`` int8 ``[N, A_role]``, one
+  pair per role (Mythsgate's invoker and heroes have different sizes; the symmetric games and the
+  solo game have one role). Row ``i`` of game ``i``'s moving role holds the mover's observation and
+  mask; the rows of the other roles for that game are all zero. A game that must act always has at
+  least one legal action in its mask.
+- ``rewards`` float32 ``[N, num_seats]``: what this step paid every seat of every game (the AEC env's
+  ``rewards`` after the same step: 0 mid-game unless the reward is shaped, the final rewards on the
+  step that ends the game). An AEC agent's ``last()`` reward is the sum of these since its last move.
+- ``terminations`` / ``truncations`` bool ``[N]``: game ``i`` ended on this step (by its rules, or by
+  ``max_turns``).
+
+Finished games (``autoreset=True``, the default) start again **in the same step**: on the step
+where ``terminations[i]`` or ``truncations[i]`` is set, ``rewards[i]`` holds the finished game's
+final rewards, and ``seat``, ``observations`` and ``action_masks`` already show the new game's first
+decision (SB3's ``VecEnv`` convention). The finished game's final observations are not delivered; a
+caller that needs them (bootstrapping a truncated game) uses ``autoreset=False``, reads
+:meth:`VectorGames.observe` and then calls :meth:`VectorGames.reset_done`. Seeds: ``reset(seed)``
+starts game ``i`` with ``seed + i``; the ``k``-th automatic reset of slot ``i`` (k = 1, 2, ...) uses
+``seed + i + k * N``; so each game is the AEC env's game for that seed, decision for decision
+(``tests/test_vector.py`` checks it against N separate envs, for every env and table size).
+
+Actions: one int per game (any integer array-like of length ``N``); a finished game with
+``autoreset=False`` takes ``-1``. Every action is checked before any is applied: an out-of-range
+or illegal action raises ``IllegalActionError`` naming the game, and no game moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from mythzoo.envs.core.errors import IllegalActionError
+
+__all__ = ["Batch", "VectorGames", "make"]
+
+
+class Batch(NamedTuple):
+    """The arrays one :meth:`VectorGames.reset` or :meth:`VectorGames.step` wrote (views, see the module doc)."""
+
+    seat: np.ndarray
+    role: np.ndarray
+    observations: dict[str, np.ndarray]
+    action_masks: dict[str, np.ndarray]
+    rewards: np.ndarray
+    terminations: np.ndarray
+    truncations: np.ndarray
+
+
+class VectorGames:
+    """``num_envs`` games of the env ``env`` (any name :func:`mythzoo.envs.make` takes), stepped together.
+
+    ``env_kwargs`` are the env's own arguments (``num_players``, ``num_heroes``, ``max_turns``,
+    ``reward_mode``...), the same for every game."""
+
+    def __init__(self, env: str, num_envs: int, *, autoreset: bool = True, **env_kwargs: Any):
+        from mythzoo.envs import spec
+
+        if type(num_envs) is not int or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.spec = spec(env)
+        # One raw env per game for its rules, observer and reward hooks (its own AEC state is unused):
+        # the observers and rules keep caches of what their game showed last (decks, token rows), which
+        # one object shared by N games would miss at every call.
+        self._envs = [self.spec.make_raw(**env_kwargs) for _ in range(num_envs)]
+        self.env = self._envs[0]
+        self.env_name = self.env.metadata["name"]
+        self.env_kwargs = dict(env_kwargs)
+        self.num_envs = num_envs
+        self.autoreset = bool(autoreset)
+        self.rules = self.env.rules
+        self.observer = self.env.observer
+        self.possible_agents: list[str] = list(self.env.possible_agents)
+        self.num_seats = len(self.possible_agents)
+        roles: list[str] = []
+        for agent in self.possible_agents:
+            role = self.env.agent_role(agent)
+            if role not in roles:
+                roles.append(role)
+        self.roles: tuple[str, ...] = tuple(roles)
+        self.seat_role = np.array([roles.index(self.env.agent_role(a)) for a in self.possible_agents], dtype=np.int64)
+        first = {r: self.possible_agents[list(self.seat_role).index(k)] for k, r in enumerate(roles)}
+        self.observation_sizes = {r: int(self.env.observation_space(a)["observation"].shape[0]) for r, a in first.items()}
+        self.action_sizes = {r: int(self.env.action_space(a).n) for r, a in first.items()}
+        n = num_envs
+        self._obs = {r: np.zeros((n, self.observation_sizes[r]), dtype=np.float32) for r in roles}
+        self._mask = {r: np.zeros((n, self.action_sizes[r]), dtype=np.int8) for r in roles}
+        self._obs_by_seat = [self._obs[roles[k]] for k in self.seat_role]
+        self._mask_by_seat = [self._mask[roles[k]] for k in self.seat_role]
+        self._seat = np.full(n, -1, dtype=np.int64)
+        self._role = np.full(n, -1, dtype=np.int64)
+        self._rewards = np.zeros((n, self.num_seats), dtype=np.float32)
+        self._term = np.zeros(n, dtype=bool)
+        self._trunc = np.zeros(n, dtype=bool)
+        self.states: list[Any] = [None] * n
+        self._legal: list[list[int]] = [[] for _ in range(n)]
+        self._pot: list[list[float] | None] = [None] * n
+        self._seed: int | None = None
+        self._resets = [0] * n  # games started in each slot since reset()
+        self.batch = Batch(self._seat, self._role, self._obs, self._mask, self._rewards, self._term, self._trunc)
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None) -> Batch:
+        """Start every game: game ``i`` with ``seed + i`` (``None``: unseeded games)."""
+        if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0):
+            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+        self._seed = None if seed is None else int(seed)
+        self._rewards[:] = 0.0
+        self._term[:] = False
+        self._trunc[:] = False
+        for i in range(self.num_envs):
+            self._resets[i] = 0
+            self._start(i)
+        return self.batch
+
+    def reset_done(self) -> Batch:
+        """``autoreset=False``: start a new game in every finished slot (seeds as the automatic resets)."""
+        for i in range(self.num_envs):
+            if self._seat[i] < 0:
+                self._start(i)
+        return self.batch
+
+    def _game_seed(self, i: int) -> int | None:
+        return None if self._seed is None else self._seed + i + self._resets[i] * self.num_envs
+
+    def _start(self, i: int) -> None:
+        env = self._envs[i]
+        s = env.rules.initial_state(self._game_seed(i))
+        self._resets[i] += 1
+        self.states[i] = s
+        if env.shaped:
+            self._pot[i] = list(env._potential(s))
+        self._show(i, s)
+
+    def _show(self, i: int, s: Any) -> None:
+        """Write game ``i``'s mover, observation and mask (its previous mover's rows cleared)."""
+        env = self._envs[i]
+        rules = env.rules
+        seat = rules.current_player(s)
+        old = self._seat[i]
+        if old >= 0:
+            mask_row = self._mask_by_seat[old][i]
+            for a in self._legal[i]:  # clear only the bits set (a row of zeros is the rest)
+                mask_row[a] = 0
+            if seat < 0 or self.seat_role[seat] != self.seat_role[old]:
+                self._obs_by_seat[old][i] = 0.0  # the same role's row is overwritten in full below
+        self._seat[i] = seat
+        if seat < 0:
+            self._role[i] = -1
+            self._legal[i] = []
+            return
+        self._role[i] = self.seat_role[seat]
+        legal = rules.legal_actions(s)
+        self._legal[i] = legal
+        mask_row = self._mask_by_seat[seat][i]
+        for a in legal:
+            mask_row[a] = 1
+        env.observer.encode(s, seat, self._obs_by_seat[seat][i])
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, actions: Sequence[int] | np.ndarray) -> Batch:
+        """Play one action in every game (``-1`` for a finished game); see the module doc for what is written."""
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} integers (one per game), got an array of shape {acts.shape} and dtype {acts.dtype}")
+        todo = acts.tolist()
+        for i, a in enumerate(todo):  # check every action before any is applied
+            if self._seat[i] < 0:
+                if a != -1:
+                    raise IllegalActionError(f"game {i} is over (autoreset=False): its action must be -1, got {a}; reset_done() starts it again")
+            elif a not in self._legal[i]:
+                agent = self.possible_agents[self._seat[i]]
+                label = self.env.action_label(a, agent) if 0 <= a < self.action_sizes[self.roles[self._role[i]]] else "out of range"
+                raise IllegalActionError(f"game {i}: {agent} cannot play action {a} ({label}); legal: {self._legal[i]}")
+        envs, rewards = self._envs, self._rewards
+        shaped, max_turns = self.env.shaped, self.env.max_turns
+        rewards[:] = 0.0
+        self._term[:] = False
+        self._trunc[:] = False
+        for i, a in enumerate(todo):
+            if a < 0:
+                continue
+            s = self.states[i]
+            env = envs[i]
+            rules = env.rules
+            rules.apply(s, a, checked=True)
+            if shaped:
+                pot = env._potential(s)
+                old = self._pot[i]
+                rewards[i] = [p - o for p, o in zip(pot, old)]
+                self._pot[i] = list(pot)
+            if rules.current_player(s) < 0:
+                rewards[i] += np.asarray(env._final_rewards(s), dtype=np.float32)
+                self._term[i] = True
+            elif max_turns is not None and rules.turns_played(s) >= max_turns:
+                self._trunc[i] = True
+            else:
+                self._show(i, s)
+                continue
+            if self.autoreset:
+                self._start(i)
+            else:
+                self._clear(i)
+        return self.batch
+
+    def _clear(self, i: int) -> None:
+        old = self._seat[i]
+        if old >= 0:
+            self._mask_by_seat[old][i] = 0
+            self._obs_by_seat[old][i] = 0.0
+        self._seat[i] = -1
+        self._role[i] = -1
+        self._legal[i] = []
+
+    # ------------------------------------------------------------------ one game
+    def observe(self, i: int, seat: int) -> np.ndarray:
+        """Seat ``seat``'s observation of game ``i`` now (a new array; any seat, mover or not, finished or not)."""
+        return self._envs[i].observer.observation(self.states[i], seat)
+
+    def get_state(self, i: int) -> dict[str, Any]:
+        """Game ``i``'s state as the rules' plain JSON data (what ``env.get_state()["game"]`` holds)."""
+        return self.rules.to_json(self.states[i])
+
+    def scores(self, i: int) -> list[int]:
+        """Every seat's current score in game ``i``."""
+        return list(self.rules.scores(self.states[i]))
+
+    def action_label(self, i: int, action: int) -> str:
+        """The label of ``action`` for the seat to move in game ``i``."""
+        return self.env.action_label(action, self.possible_agents[max(int(self._seat[i]), 0)])
+
+
+def make(env: str, num_envs: int, *, autoreset: bool = True, **env_kwargs: Any) -> VectorGames:
+    """``num_envs`` games of ``env`` (e.g. ``make("mythic_baths", 256, num_players=2)``): see :class:`VectorGames`."""
+    return VectorGames(env, num_envs, autoreset=autoreset, **env_kwargs)

@@ -1,0 +1,126 @@
+"""``mythzoo.vector``: N games in preallocated arrays give, game for game, exactly what N separate AEC
+envs with the same seeds give (observations, masks, rewards, ends), for every env and table size;
+finished games restart in the same step with the documented seeds; bad actions change nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mythzoo import vector
+from mythzoo.envs import IllegalActionError, make
+
+CONFIGS = [
+    ("mythic_baths", {"num_players": 2}), ("mythic_baths", {"num_players": 5}),
+    ("mythic_baths", {"num_players": 3, "reward_mode": "dense"}),
+    ("mythsgate", {"num_heroes": 1}), ("mythsgate", {"num_heroes": 3}), ("mythsgate", {"num_heroes": 5, "max_rounds": 3}),
+    ("mythwind_innkeeper", {"days_per_season": 2, "seasons": 2}), ("mythwind_innkeeper", {"max_turns": 3}),
+]
+
+
+def _ids(c):
+    return f"{c[0]}-" + "-".join(f"{k}={v}" for k, v in c[1].items())
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[_ids(c) for c in CONFIGS])
+def test_batched_games_equal_separate_aec_envs(config) -> None:
+    name, kwargs = config
+    n, seed, steps = 3, 11, 700
+    games = vector.make(name, n, **kwargs)
+    batch = games.reset(seed=seed)
+    envs = [make(name, **kwargs) for _ in range(n)]
+    started = [0] * n
+    for i, e in enumerate(envs):
+        e.reset(seed=seed + i)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(steps):
+        actions = np.zeros(n, dtype=np.int64)
+        for i, e in enumerate(envs):
+            agent = e.agent_selection
+            seat = e.possible_agents.index(agent)
+            obs = e.observe(agent)
+            role = games.roles[batch.role[i]]
+            assert batch.seat[i] == seat
+            assert np.array_equal(batch.observations[role][i], obs["observation"])
+            assert np.array_equal(batch.action_masks[role][i], obs["action_mask"])
+            for other in games.roles:  # the other roles' rows of this game are zero
+                if other != role:
+                    assert not batch.observations[other][i].any() and not batch.action_masks[other][i].any()
+            actions[i] = rng.choice(np.flatnonzero(obs["action_mask"]))
+        batch = games.step(actions)
+        for i, e in enumerate(envs):
+            e.step(int(actions[i]))
+            want = [e.rewards[a] for a in e.possible_agents]
+            assert np.allclose(batch.rewards[i], want, atol=1e-6), (i, batch.rewards[i], want)
+            agent = e.agent_selection
+            assert bool(batch.terminations[i]) == e.terminations[agent]
+            assert bool(batch.truncations[i]) == e.truncations[agent]
+            if e.terminations[agent] or e.truncations[agent]:
+                ended += 1
+                started[i] += 1
+                e.reset(seed=seed + i + started[i] * n)  # the documented seed of the slot's next game
+    assert ended > 0, "the run should cross at least one game end"
+
+
+def test_no_autoreset_finished_games_wait_with_empty_masks_and_take_minus_one() -> None:
+    games = vector.make("mythwind_innkeeper", 2, autoreset=False, max_turns=1)
+    batch = games.reset(seed=0)
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        if (batch.seat < 0).all():
+            break
+        acts = [int(rng.choice(np.flatnonzero(batch.action_masks["innkeeper"][i]))) if batch.seat[i] >= 0 else -1 for i in range(2)]
+        batch = games.step(acts)
+    assert (batch.seat < 0).all() and not batch.action_masks["innkeeper"].any()
+    final = games.observe(0, 0)  # the final observation stays readable until the slot restarts
+    assert final.shape == (games.observation_sizes["innkeeper"],)
+    with pytest.raises(IllegalActionError, match="game 0 is over"):
+        games.step([0, -1])
+    batch = games.reset_done()
+    assert (batch.seat == 0).all() and batch.action_masks["innkeeper"].any(axis=1).all()
+
+
+def test_an_illegal_action_raises_naming_the_game_and_moves_no_game() -> None:
+    games = vector.make("mythic_baths", 3, num_players=2)
+    batch = games.reset(seed=5)
+    before = [games.get_state(i) for i in range(3)]
+    obs = batch.observations["player"].copy()
+    legal = [int(np.flatnonzero(batch.action_masks["player"][i])[0]) for i in range(3)]
+    bad = int(np.flatnonzero(batch.action_masks["player"][2] == 0)[0])
+    with pytest.raises(IllegalActionError, match=r"^game 2: player_\d cannot play action"):
+        games.step([legal[0], legal[1], bad])
+    with pytest.raises(ValueError, match="one per game"):
+        games.step([0, 1])
+    with pytest.raises(ValueError, match="one per game"):
+        games.step(np.array([0.5, 1.0, 2.0]))
+    assert [games.get_state(i) for i in range(3)] == before and np.array_equal(batch.observations["player"], obs)
+
+
+def test_roles_of_different_sizes_are_batched_per_role() -> None:
+    games = vector.make("mythsgate", 4, num_heroes=2)
+    assert games.roles == ("invoker", "hero")
+    batch = games.reset(seed=0)
+    assert batch.observations["invoker"].shape == (4, games.observation_sizes["invoker"])
+    assert batch.observations["hero"].shape == (4, games.observation_sizes["hero"])
+    assert games.observation_sizes["invoker"] != games.observation_sizes["hero"]
+    assert list(games.seat_role) == [0, 1, 1]
+
+
+def test_bad_construction_arguments_are_one_line_errors() -> None:
+    with pytest.raises(ValueError, match="num_envs must be a positive int"):
+        vector.make("mythic_baths", 0)
+    with pytest.raises(KeyError):
+        vector.make("no_such_game", 2)
+    with pytest.raises(ValueError, match="seed must be"):
+        vector.make("mythic_baths", 2).reset(seed=-1)
+
+
+def test_docs_example_runs_as_written() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "vector.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "docs/vector.md", "exec"), namespace)
+    assert namespace["games"].roles == ("invoker", "hero")
