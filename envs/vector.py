@@ -34,6 +34,9 @@ starts game ``i`` with ``seed + i``; the ``k``-th automatic reset of slot ``i`` 
 ``seed + i + k * N``; so each game is the AEC env's game for that seed, decision for decision
 (``tests/test_vector.py`` checks it against N separate envs, for every env and table size).
 
+The solo game (the Innkeeper) is also a Gymnasium ``VectorEnv`` with action masks:
+:func:`make_gymnasium` (:class:`SoloVectorEnv`).
+
 Actions: one int per game (any integer array-like of length ``N``); a finished game with
 ``autoreset=False`` takes ``-1``. Every action is checked before any is applied: an out-of-range
 or illegal action raises ``IllegalActionError`` naming the game, and no game moves.
@@ -48,7 +51,7 @@ import numpy as np
 
 from mythzoo.envs.core.errors import IllegalActionError
 
-__all__ = ["Batch", "VectorGames", "make"]
+__all__ = ["Batch", "SoloVectorEnv", "VectorGames", "make", "make_gymnasium"]
 
 
 class Batch(NamedTuple):
@@ -249,3 +252,84 @@ class VectorGames:
 def make(env: str, num_envs: int, *, autoreset: bool = True, **env_kwargs: Any) -> VectorGames:
     """``num_envs`` games of ``env`` (e.g. ``make("mythic_baths", 256, num_players=2)``): see :class:`VectorGames`."""
     return VectorGames(env, num_envs, autoreset=autoreset, **env_kwargs)
+
+
+try:  # Gymnasium >= 1.1 names its autoreset modes; 1.0 had only the next-step one
+    from gymnasium.vector import AutoresetMode as _AutoresetMode
+
+    _SAME_STEP: Any = _AutoresetMode.SAME_STEP
+except ImportError:  # pragma: no cover - gymnasium 1.0
+    _SAME_STEP = "SameStep"
+
+
+def _vector_env_base() -> type:
+    import gymnasium
+
+    return gymnasium.vector.VectorEnv
+
+
+class SoloVectorEnv(_vector_env_base()):  # type: ignore[misc]
+    """A solo game's ``num_envs`` campaigns as a Gymnasium ``VectorEnv`` with action masks.
+
+    Observations are ``{"observation": float32[N, L], "action_mask": int8[N, A]}`` (the single env's
+    ``Dict`` space, batched); ``action_masks()`` gives the masks as bool ``[N, A]``. Rewards are the
+    AEC env's. Autoreset is Gymnasium's ``SAME_STEP`` mode: the step that ends a campaign returns the
+    next campaign's first observation (a legal mask, so no action is ever ignored), and
+    ``infos["final_obs"]`` holds the final observations, with ``infos["_final_obs"]`` marking the
+    campaigns that ended. ``reset(seed=s)`` starts campaign ``i`` with seed ``s + i``; its k-th
+    restart uses ``s + i + k * N`` (``None``: unseeded). ``infos["action_mask"]`` is the mask too."""
+
+    def __init__(self, env: str, num_envs: int, **env_kwargs: Any):
+        from gymnasium.vector.utils import batch_space
+
+        self.games = VectorGames(env, num_envs, autoreset=False, **env_kwargs)
+        if self.games.num_seats != 1:
+            raise ValueError(f"{self.games.env_name} has {self.games.num_seats} seats; SoloVectorEnv is for solo games (use mythzoo.vector.make)")
+        aec = self.games.env
+        agent = aec.possible_agents[0]
+        self.num_envs = num_envs
+        self.metadata = {"autoreset_mode": _SAME_STEP, "render_modes": [], "max_decisions": aec.max_decisions}
+        self.render_mode = None
+        self.single_observation_space = aec.observation_space(agent)
+        self.single_action_space = aec.action_space(agent)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._role = self.games.roles[0]
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        b = self.games.batch
+        return {"observation": b.observations[self._role].copy(), "action_mask": b.action_masks[self._role].copy()}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every campaign (campaign ``i`` with ``seed + i``)."""
+        self.games.reset(seed=seed)
+        obs = self._observations()
+        return obs, {"action_mask": obs["action_mask"].copy()}
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per campaign; ended campaigns restart in the same step (see the class doc)."""
+        b = self.games.step(actions)
+        rewards = b.rewards[:, 0].astype(np.float64)
+        terminations, truncations = b.terminations.copy(), b.truncations.copy()
+        infos: dict[str, Any] = {}
+        ended = terminations | truncations
+        if ended.any():
+            final = np.zeros((self.num_envs, self.games.observation_sizes[self._role]), dtype=np.float32)
+            for i in np.flatnonzero(ended):
+                final[i] = self.games.observe(int(i), 0)
+            done_mask = np.zeros((self.num_envs, self.games.action_sizes[self._role]), dtype=np.int8)
+            infos["final_obs"] = {"observation": final, "action_mask": done_mask}
+            infos["_final_obs"] = ended.copy()
+            self.games.reset_done()
+        obs = self._observations()
+        infos["action_mask"] = obs["action_mask"].copy()
+        return obs, rewards, terminations, truncations, infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every campaign as bool ``[N, A]`` (never all zero)."""
+        return self.games.batch.action_masks[self._role].astype(bool)
+
+
+def make_gymnasium(env: str, num_envs: int, **env_kwargs: Any) -> SoloVectorEnv:
+    """A solo game's ``num_envs`` campaigns as a Gymnasium ``VectorEnv`` (see :class:`SoloVectorEnv`)."""
+    return SoloVectorEnv(env, num_envs, **env_kwargs)

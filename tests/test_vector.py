@@ -124,3 +124,38 @@ def test_docs_example_runs_as_written() -> None:
     namespace: dict = {}
     exec(compile(code, "docs/vector.md", "exec"), namespace)
     assert namespace["games"].roles == ("invoker", "hero")
+
+
+def test_solo_game_is_a_gymnasium_vector_env_with_masks_and_same_step_autoreset() -> None:
+    import gymnasium
+
+    n, seed = 3, 4
+    venv = vector.make_gymnasium("mythwind_innkeeper", n, days_per_season=1, seasons=1)
+    assert isinstance(venv, gymnasium.vector.VectorEnv)
+    obs, info = venv.reset(seed=seed)
+    assert obs in venv.observation_space and np.array_equal(info["action_mask"], obs["action_mask"])
+    envs = [make("mythwind_innkeeper", days_per_season=1, seasons=1) for _ in range(n)]
+    for i, e in enumerate(envs):
+        e.reset(seed=seed + i)
+    started = [1] * n
+    rng = np.random.default_rng(0)
+    finals = 0
+    for _ in range(400):
+        masks = venv.action_masks()
+        assert masks.dtype == bool and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, term, trunc, info = venv.step(actions)
+        for i, e in enumerate(envs):
+            e.step(int(actions[i]))
+            assert rewards[i] == pytest.approx(e.rewards["innkeeper"])
+            if e.terminations["innkeeper"] or e.truncations["innkeeper"]:
+                assert term[i] or trunc[i]
+                assert info["_final_obs"][i] and np.array_equal(info["final_obs"]["observation"][i], e.observe("innkeeper")["observation"])
+                finals += 1
+                e.reset(seed=seed + i + started[i] * n)
+                started[i] += 1
+            assert np.array_equal(obs["observation"][i], e.observe("innkeeper")["observation"])
+            assert np.array_equal(obs["action_mask"][i], e.observe("innkeeper")["action_mask"])
+    assert finals > 0
+    with pytest.raises(ValueError, match="for solo games"):
+        vector.make_gymnasium("mythic_baths", 2)
