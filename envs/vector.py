@@ -157,12 +157,9 @@ class VectorGames:
         rules = env.rules
         seat = rules.current_player(s)
         old = self._seat[i]
-        if old >= 0:
-            mask_row = self._mask_by_seat[old][i]
-            for a in self._legal[i]:  # clear only the bits set (a row of zeros is the rest)
-                mask_row[a] = 0
-            if seat < 0 or self.seat_role[seat] != self.seat_role[old]:
-                self._obs_by_seat[old][i] = 0.0  # the same role's row is overwritten in full below
+        if old >= 0 and (seat < 0 or self.seat_role[seat] != self.seat_role[old]):
+            self._mask_by_seat[old][i] = 0  # the mover's role changed: its old rows go back to zero
+            self._obs_by_seat[old][i] = 0.0
         self._seat[i] = seat
         if seat < 0:
             self._role[i] = -1
@@ -171,9 +168,10 @@ class VectorGames:
         self._role[i] = self.seat_role[seat]
         legal = rules.legal_actions(s)
         self._legal[i] = legal
-        mask_row = self._mask_by_seat[seat][i]
+        mask = bytearray(self._mask_by_seat[seat].shape[1])  # bytes set in Python, one copy into the row
         for a in legal:
-            mask_row[a] = 1
+            mask[a] = 1
+        self._mask_by_seat[seat][i] = np.frombuffer(mask, dtype=np.int8)
         env.observer.encode(s, seat, self._obs_by_seat[seat][i])
 
     # ------------------------------------------------------------------ stepping
