@@ -22,7 +22,7 @@ class PlainProgress:
         self.every_fraction, self.every_seconds, self.disable = every_fraction, every_seconds, disable
         self.postfix = ""
         self._start = self._last_time = time.monotonic()
-        self._last_n = self.n
+        self._last_n = self._initial = self.n
         self._closed = False
 
     def update(self, n: int = 1) -> None:
@@ -43,7 +43,7 @@ class PlainProgress:
         if self.disable:
             return
         pct = f" ({100 * self.n / self.total:.0f}%)" if self.total else ""
-        rate = (self.n - 0) / max(self._last_time - self._start, 1e-9)
+        rate = (self.n - self._initial) / max(self._last_time - self._start, 1e-9)
         post = f", {self.postfix}" if self.postfix else ""
         print(f"{self.desc}: {self.n}/{self.total} {self.unit}{pct}, {rate:.1f} {self.unit}/s{post}", file=self.file, flush=True)
 

@@ -57,14 +57,13 @@ def opponent_split(result: Any, label: str) -> list[tuple[str, float, int]]:
     """A policy's win rate split by opponent, as (opponent, win rate, games): a symmetric
     tournament's cross-play row, or an asymmetric one's pairings (the other roles' policies)."""
     if hasattr(result, "pairings"):
-        roles = list(result.roles)
         out = []
         for p in result.pairings:
             if label in p.policies:
                 r = list(p.policies).index(label)
                 others = " + ".join(q for k, q in enumerate(p.policies) if k != r)
                 out.append((others, float(p.win_rate(r)), int(p.games)))
-        return out if roles else []
+        return out
     i = result.labels.index(label)
     return [(result.labels[j], float(result.cross_play[i][j]), int(result.cross_games[i][j]))
             for j in range(len(result.labels)) if j != i and result.cross_play[i][j] is not None]
