@@ -58,10 +58,10 @@ def run_tasks(
 ) -> list[Any]:
     """``fn(task)`` for every task, on ``workers`` processes (in this one for 1), concatenated in
     completion order; a bar counts ``total`` items on stderr unless ``progress`` is false."""
-    from tqdm import tqdm
+    from mythzoo.progress import progress_bar
 
     out: list[Any] = []
-    with tqdm(total=total, unit="game", desc=desc, dynamic_ncols=True, disable=not progress, file=sys.stderr) as bar:
+    with progress_bar(total, desc, "game", file=sys.stderr, disable=not progress) as bar:
         if workers == 1:
             for task in tasks:
                 done = fn(task)

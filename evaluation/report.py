@@ -38,6 +38,57 @@ def _save(plt: Any, fig: Any, path: str | Path) -> None:
     plt.close(fig)
 
 
+def format_env_kwargs(env_kwargs: dict[str, Any] | None) -> str:
+    """Env arguments as words for a title: ``{'num_heroes': 2}`` -> ``2 heroes``; other keys as
+    ``key=value``; no arguments -> ``""``."""
+    parts = []
+    for key, value in (env_kwargs or {}).items():
+        if key.startswith("num_") and isinstance(value, int) and not isinstance(value, bool):
+            noun = key[4:].replace("_", " ")
+            if value == 1:  # singular: heroes -> hero, players -> player
+                noun = noun[:-2] if noun.endswith("oes") else noun[:-1] if noun.endswith("s") else noun
+            parts.append(f"{value} {noun}")
+        else:
+            parts.append(f"{key}={value}")
+    return ", ".join(parts)
+
+
+def opponent_split(result: Any, label: str) -> list[tuple[str, float, int]]:
+    """A policy's win rate split by opponent, as (opponent, win rate, games): a symmetric
+    tournament's cross-play row, or an asymmetric one's pairings (the other roles' policies)."""
+    if hasattr(result, "pairings"):
+        out = []
+        for p in result.pairings:
+            if label in p.policies:
+                r = list(p.policies).index(label)
+                others = " + ".join(q for k, q in enumerate(p.policies) if k != r)
+                out.append((others, float(p.win_rate(r)), int(p.games)))
+        return out
+    i = result.labels.index(label)
+    return [(result.labels[j], float(result.cross_play[i][j]), int(result.cross_games[i][j]))
+            for j in range(len(result.labels)) if j != i and result.cross_play[i][j] is not None]
+
+
+def _split_text(split: list[tuple[str, float, int]], width: int = 60) -> str:
+    """``vs a 97%, vs b 3%`` wrapped to lines of ``width`` characters."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(", ".join(f"vs {o} {100 * w:.0f}%" for o, w, _ in split), width))
+
+
+def _wrap(label: str, width: int = 18) -> str:
+    """A tick label on lines of ``width`` characters (breaking at ``:``/``@`` too), so long refs do not overlap."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(label.replace(":", ": ").replace("@", " @"), width)).replace(": ", ":").replace(" @", "@") or label
+
+
+def _ink(cmap: Any, norm: Any, value: float) -> str:
+    """Black or white text, whichever contrasts with the cell colour (by its luminance)."""
+    r, g, b, _ = cmap(norm(value))
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+
+
 def plot_result(result: TournamentResult, path: str | Path) -> None:
     """Write the tournament's PNG (see :meth:`TournamentResult.plot`)."""
     plt = _plt()
@@ -46,7 +97,7 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
     stats = sorted(result.stats, key=lambda s: s.mu)  # best at the top of a horizontal chart
     k = len(stats)
     heat = k > 2
-    bars_h = max(2.6, 0.5 * k + 1.4)
+    bars_h = max(2.6, 0.8 * k + 1.4)
     heat_h = 0.7 * k + 2.2 if heat else 0.0
     fig = plt.figure(figsize=(12, bars_h + heat_h + 0.6))
     grid = fig.add_gridspec(2 if heat else 1, 2, height_ratios=[bars_h, heat_h] if heat else [1])
@@ -58,7 +109,7 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
     for i, s in enumerate(stats):
         ax.errorbar(s.mu, i, xerr=2 * s.sigma, fmt="o", color=colors[i], ecolor=colors[i], capsize=4, lw=2)
         ax.annotate(f"{s.mu:.1f} ± {2 * s.sigma:.1f}", (s.mu, i), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, [_wrap(n, 24) for n in names])
     ax.set_ylim(-0.7, k - 0.3)
     ax.margins(x=0.12)
     ax.set_xlabel("OpenSkill Plackett-Luce rating (mu ± 2 sigma)")
@@ -76,6 +127,9 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
         left = s.win_rate < 0.5
         ax.annotate(f"{100 * s.win_rate:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%] of {s.games}", (s.win_rate, i), textcoords="offset points",
                     xytext=(6 if left else -6, 9), ha="left" if left else "right", fontsize=8)
+        split = opponent_split(result, s.label)  # the overall rate with its parts: 97% + 3% is not "fair"
+        if split:
+            ax.annotate(_split_text(split, 70), (0.01, i), textcoords="offset points", xytext=(0, -10), ha="left", va="top", fontsize=7, color="#444444")
     ax.axvline(fair, color="#d62728", lw=1, ls="--", label=f"fair share 1/{result.num_players}")
     ax.set_yticks(y, [])
     ax.set_ylim(-0.7, k - 0.3)
@@ -91,14 +145,16 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
         m = np.array([[np.nan if result.cross_play[i][j] is None else result.cross_play[i][j] for j in order] for i in order], dtype=float)
         ax = fig.add_subplot(grid[1, :].subgridspec(1, 3, width_ratios=[1, 2, 1])[0, 1])
         cmap = plt.get_cmap("RdBu").with_extremes(bad="#eeeeee")
-        im = ax.imshow(m, cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=fair, vmax=1.0))
+        norm = TwoSlopeNorm(vmin=0.0, vcenter=fair, vmax=1.0)
+        im = ax.imshow(m, cmap=cmap, norm=norm)
+        cell = 8 if k <= 6 else 6  # the text stays inside its cell as the grid grows
         for a, i in enumerate(order):
             for b, j in enumerate(order):
                 if not np.isnan(m[a, b]):
-                    ax.text(b, a, f"{100 * m[a, b]:.0f}%\n({result.cross_games[i][j]})", ha="center", va="center", fontsize=8,
-                            color="white" if abs(m[a, b] - fair) > 0.3 else "black")
-        ax.set_xticks(range(k), labs, rotation=20, ha="right")
-        ax.set_yticks(range(k), labs)
+                    ax.text(b, a, f"{100 * m[a, b]:.0f}%\n({result.cross_games[i][j]})", ha="center", va="center", fontsize=cell,
+                            color=_ink(cmap, norm, m[a, b]))
+        ax.set_xticks(range(k), [_wrap(x) for x in labs], rotation=30, ha="right")
+        ax.set_yticks(range(k), [_wrap(x) for x in labs])
         ax.set_xlabel("opponent (column)")
         ax.set_ylabel("policy (row)")
         ax.set_title("Cross-play: row's win rate in games with column (row's seats)", fontsize=10)
@@ -114,22 +170,25 @@ def plot_roles(result: RoleTournamentResult, path: str | Path) -> None:
     plt = _plt()
     roles = list(result.roles)
     heat = len(roles) == 2
-    fig, axes = plt.subplots(1, 2 if heat else 1, figsize=(14 if heat else 8, max(3.5, 0.5 * len(result.stats) + 2)), squeeze=False)
+    fig, axes = plt.subplots(1, 2 if heat else 1, figsize=(15 if heat else 9, max(4.0, 0.9 * len(result.stats) + 2)), squeeze=False)
     if heat:
         rows = [s.label for s in result.stats if s.role == roles[0]]
         cols = [s.label for s in result.stats if s.role == roles[1]]
         m = np.full((len(rows), len(cols)), np.nan)
         ax = axes[0][0]
+        from matplotlib.colors import Normalize
+
+        cmap, norm = plt.get_cmap("RdBu"), Normalize(0.0, 1.0)
         for p in result.pairings:
             i, j = rows.index(p.policies[0]), cols.index(p.policies[1])
             m[i, j] = p.win_rate(0)
             lo, hi = p.win_ci(0)
             ax.text(j, i, f"{roles[0]} {100 * p.win_rate(0):.0f}% [{100 * lo:.0f}-{100 * hi:.0f}]\n{roles[1]} {100 * p.win_rate(1):.0f}%"
                     f"\ndraws {100 * p.draws / max(1, p.games):.0f}%  (n={p.games})", ha="center", va="center", fontsize=7,
-                    color="white" if abs(p.win_rate(0) - 0.5) > 0.3 else "black")
-        im = ax.imshow(m, cmap="RdBu", vmin=0.0, vmax=1.0)
-        ax.set_xticks(range(len(cols)), cols, rotation=20, ha="right")
-        ax.set_yticks(range(len(rows)), rows)
+                    color=_ink(cmap, norm, p.win_rate(0)))
+        im = ax.imshow(m, cmap=cmap, norm=norm)
+        ax.set_xticks(range(len(cols)), [_wrap(c) for c in cols], rotation=30, ha="right")
+        ax.set_yticks(range(len(rows)), [_wrap(r) for r in rows])
         ax.set_xlabel(f"{roles[1]} policy (plays every {roles[1]} seat)")
         ax.set_ylabel(f"{roles[0]} policy")
         ax.set_title(f"{roles[0]} win rate per pairing (95% Wilson interval)", fontsize=10)
@@ -144,12 +203,15 @@ def plot_roles(result: RoleTournamentResult, path: str | Path) -> None:
         left = s.win_rate < 0.5
         ax.annotate(f"{100 * s.win_rate:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%], draws {s.draws} of {s.games}", (s.win_rate, i),
                     textcoords="offset points", xytext=(6 if left else -6, 9), ha="left" if left else "right", fontsize=8)
-    ax.set_yticks(range(len(stats)), [s.label for s in stats])
+        split = opponent_split(result, s.label)  # the overall rate with its parts, one per opposing policy
+        if split:
+            ax.annotate(_split_text(split), (0.01, i), textcoords="offset points", xytext=(0, -10), ha="left", va="top", fontsize=7, color="#444444")
+    ax.set_yticks(range(len(stats)), [_wrap(s.label, 24) for s in stats])
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate over all pairings, 95% Wilson interval (draws count as no win)")
     ax.set_title("Each policy, by role", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"{result.env} {result.env_kwargs}: {result.games} games ({result.deals} deals x {len(result.pairings)} pairings), "
+    fig.suptitle(f"{result.env}{' (' + format_env_kwargs(result.env_kwargs) + ')' if result.env_kwargs else ''}: {result.games} games ({result.deals} deals x {len(result.pairings)} pairings), "
                  f"seed {result.seed}", fontsize=11)
     _save(plt, fig, path)
 
@@ -187,7 +249,7 @@ def plot_solo(result: SoloResult, path: str | Path) -> None:
     ax.set_xlabel(f"mean return minus {first}'s on the same campaigns (95% paired t interval)")
     ax.set_title(f"Paired difference against {first}", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"{result.env} {result.env_kwargs}: {result.campaigns} campaigns per policy, seed {result.seed}", fontsize=11)
+    fig.suptitle(f"{result.env}{' (' + format_env_kwargs(result.env_kwargs) + ')' if result.env_kwargs else ''}: {result.campaigns} campaigns per policy, seed {result.seed}", fontsize=11)
     _save(plt, fig, path)
 
 

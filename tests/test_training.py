@@ -422,3 +422,70 @@ def test_bfloat16_update_is_opt_in_and_keeps_float32_weights(tmp_path: Path) -> 
     weights = Registry(tmp_path / "registry").load_weights("tiny@latest")
     assert weights and all(np.asarray(w).dtype == np.float32 for w in weights.values())
     assert not torch.is_autocast_enabled("cpu"), "the update's autocast context is left behind it"
+
+
+def test_progress_bar_total_is_where_the_rounded_up_learn_calls_end(tmp_path: Path) -> None:
+    from mythzoo.training.ppo import SelfPlayCallback, learn_end, train
+
+    # 4 envs x 64 steps = 256 per rollout: 300 steps round up to 512, and the bar must say so.
+    assert learn_end(0, 300, 300, 256) == 512
+    assert learn_end(0, 512, 128, 256) == 512  # turns of 128 each still take a whole rollout
+    assert learn_end(256, 600, 600, 256) == 768  # resumed from 256
+    seen: dict[str, int] = {}
+    close = SelfPlayCallback.close
+
+    def record(self) -> None:
+        if self.bar is not None:
+            seen["n"], seen["total"] = self.bar.n, self.bar.total
+        close(self)
+
+    SelfPlayCallback.close = record  # type: ignore[method-assign]
+    try:
+        summary = train(_tiny_config(tmp_path, total_timesteps=300, eval_games=0, progress=True))
+    finally:
+        SelfPlayCallback.close = close  # type: ignore[method-assign]
+    assert summary["steps"] == 512
+    assert seen == {"n": 512, "total": 512}
+
+
+def test_training_prints_its_run_dir_and_tensorboard_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mythzoo.training.ppo import train
+
+    summary = train(_tiny_config(tmp_path, total_timesteps=256, eval_games=0, progress=True))
+    err = capsys.readouterr().err
+    assert f"run directory: {summary['run_dir']}" in err
+    assert f"tensorboard --logdir {summary['run_dir']}" in err
+    assert "\r" not in err, "output that is not a terminal gets plain lines"
+
+
+def test_ctrl_c_saves_a_snapshot_and_says_how_to_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shlex
+
+    from mythzoo.policies.registry import Registry
+    from mythzoo.training import ppo
+    from mythzoo.training.train_cli import main
+
+    on_step = ppo.SelfPlayCallback._on_step
+
+    def interrupt(self) -> bool:
+        if self.num_timesteps >= 256:
+            raise KeyboardInterrupt
+        return on_step(self)
+
+    ppo.SelfPlayCallback._on_step = interrupt  # type: ignore[method-assign]
+    try:
+        rc = main(["train", "mythic_baths", "--registry", str(tmp_path / "registry"), "total_timesteps=1024", "num_envs=4", "n_steps=64",
+                   "batch_size=128", "n_epochs=1", "net_arch=[16,16]", "snapshot_every=100000", "eval_games=0", "progress=false",
+                   f"run_dir={tmp_path / 'runs'}", "name=tiny"])
+    finally:
+        ppo.SelfPlayCallback._on_step = on_step  # type: ignore[method-assign]
+    assert rc == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    saved = Registry(tmp_path / "registry").resolve("tiny@latest")
+    assert f"saved {saved.id}" in err and saved.steps >= 256
+    command = err.split("resume with: ", 1)[1].strip().splitlines()[0]
+    argv = shlex.split(command)
+    assert argv[:3] == ["mythzoo", "train", "mythic_baths_v1"] and argv[-2:] == ["--resume", saved.id]
+    assert main(argv[1:]) == 0  # the printed command continues the run to its total
+    assert Registry(tmp_path / "registry").resolve("tiny@latest").steps == 1024

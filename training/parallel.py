@@ -244,7 +244,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
                     remote.recv()
                 remote.send(("close", None))
                 remote.recv()
-            except (BrokenPipeError, EOFError):
+            except (EOFError, OSError):  # the worker is gone (Ctrl-C reaches the whole process group): nothing to stop
                 pass
         for proc in self.processes:
             proc.join(timeout=5)

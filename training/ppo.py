@@ -17,10 +17,10 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from tqdm import tqdm
 
 from mythzoo import envs as mz_envs
 from mythzoo.policies.base import BasePolicy, EnvSpec
+from mythzoo.progress import progress_bar
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.training.batch_eval import evaluate_vs
 from mythzoo.training.config import TrainConfig, to_dict, to_yaml
@@ -88,7 +88,8 @@ class SelfPlayCallback(BaseCallback):
         self.next_eval = cfg.eval_every
         self.best_score = -np.inf
         self.history: list[dict[str, Any]] = []
-        self.bar: tqdm | None = None
+        self.bar: Any = None
+        self.bar_total = cfg.total_timesteps  # train() sets the count the last learn() call really ends at
         self.snapshots = 0
         self.out_of_time = False
 
@@ -96,12 +97,12 @@ class SelfPlayCallback(BaseCallback):
         # Called at every learn() call: once per phase when roles take turns.
         if self.cfg.progress and self.bar is None:
             desc = f"train {self.cfg.env}" + (f" [{self.role}]" if self.role else "")
-            self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step", desc=desc, dynamic_ncols=True)
+            self.bar = progress_bar(self.bar_total, desc, "step", initial=self.num_timesteps)
         self._refresh_latest()
 
     def _on_step(self) -> bool:
-        if self.bar is not None:
-            self.bar.update(self.training_env.num_envs)
+        if self.bar is not None:  # follow the model's own count (the pipelined rollout adds to it directly)
+            self.bar.update(self.num_timesteps - self.bar.n)
         if self.num_timesteps >= self.next_snapshot:
             self.next_snapshot += self.cfg.snapshot_every
             self.snapshot()
@@ -272,6 +273,42 @@ def resume_refs(resume: str | None, roles: list[str], multi: bool) -> dict[str, 
     return out
 
 
+def learn_end(start: int, total: int, phase: int, rollout: int) -> int:
+    """The step count a role's learner ends at: SB3 rounds each ``learn()`` call up to whole
+    rollouts of ``rollout`` (n_steps x num_envs) steps, and turns of ``phase`` steps repeat until
+    ``total`` is reached."""
+    t = start
+    while t < total:
+        steps = min(phase, total - t)
+        t += -(-steps // rollout) * rollout
+    return t
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C during training, after the learners were saved: ``checkpoints`` (role -> registry
+    id, or None without a registry) and the ``resume_command`` that continues the run."""
+
+    def __init__(self, message: str, checkpoints: dict[str, str | None], resume_command: str | None):
+        super().__init__(message)
+        self.message, self.checkpoints, self.resume_command = message, checkpoints, resume_command
+
+
+def _interrupted(cfg: TrainConfig, env_name: str, run_dir: Path, learners: dict[str, Any], multi: bool) -> TrainingInterrupted:
+    """Snapshot every learner into the registry (as the periodic snapshots do) and say how to go on."""
+    import shlex
+
+    ids = {role: cb.snapshot() for role, (_, cb, _) in learners.items()}
+    for _, cb, _ in learners.values():
+        cb.close()
+    if any(i is None for i in ids.values()):
+        return TrainingInterrupted("interrupted: no registry (registry=none), so nothing was saved to resume from", ids, None)
+    ref = " ".join(f"{r}={i}" for r, i in ids.items()) if multi else next(iter(ids.values()))
+    # The run's own config.yaml holds every setting (registry included); --resume continues to its total.
+    command = f"mythzoo train {env_name} --config {shlex.quote(str(run_dir / 'config.yaml'))} --resume {shlex.quote(str(ref))}"
+    saved = ", ".join(f"{r} {i}" if multi else str(i) for r, i in ids.items())
+    return TrainingInterrupted(f"interrupted: saved {saved} in {cfg.registry}\nresume with: {command}", ids, command)
+
+
 # -------------------------------------------------------------------- train
 def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     """Run one training job; returns a summary (run dir, checkpoint ids, evaluations).
@@ -359,6 +396,11 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
                     pools[role].add("past", f"user:{label}", policy)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(to_yaml(cfg))
+    if cfg.progress:
+        import shlex
+        import sys
+
+        print(f"run directory: {run_dir}\nTensorBoard:   tensorboard --logdir {shlex.quote(str(run_dir))}", file=sys.stderr, flush=True)
     deadline = time.time() + 60 * cfg.max_minutes if cfg.max_minutes else None
     activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
 
@@ -442,17 +484,24 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
         phase = cfg.role_phase_steps if len(learners) > 1 else cfg.total_timesteps
         start = time.time()
         start_steps = {role: m.num_timesteps for role, (m, _, _) in learners.items()}
+        for role, (m, cb, _) in learners.items():  # the bar's total: where the last rounded-up learn() ends
+            cb.bar_total = learn_end(m.num_timesteps, cfg.total_timesteps, phase, cfg.n_steps * cfg.num_envs)
         first = True
-        while True:
-            active = [r for r, (m, cb, _) in learners.items() if m.num_timesteps < cfg.total_timesteps and not cb.out_of_time]
-            if not active:
-                break
-            for role in active:
-                model, callback, _ = learners[role]
-                steps = min(phase, cfg.total_timesteps - model.num_timesteps)
-                model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=first and role not in resume,
-                            tb_log_name=f"tb_{role}" if multi else "tb")
-            first = False
+        try:
+            while True:
+                active = [r for r, (m, cb, _) in learners.items() if m.num_timesteps < cfg.total_timesteps and not cb.out_of_time]
+                if not active:
+                    break
+                for role in active:
+                    model, callback, _ = learners[role]
+                    steps = min(phase, cfg.total_timesteps - model.num_timesteps)
+                    model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=first and role not in resume,
+                                tb_log_name=f"tb_{role}" if multi else "tb")
+                first = False
+        except KeyboardInterrupt as e:
+            if isinstance(e, TrainingInterrupted):
+                raise
+            raise _interrupted(cfg, env_name, run_dir, learners, multi) from None
         elapsed = time.time() - start
 
         per_role: dict[str, Any] = {}

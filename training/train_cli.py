@@ -84,10 +84,13 @@ def run_train(args: argparse.Namespace) -> int:
         return 0
     print(f"mythzoo train: {env_name}, config {source}", file=sys.stderr, flush=True)
     from mythzoo.policies.registry import RegistryError
-    from mythzoo.training.ppo import train
+    from mythzoo.training.ppo import TrainingInterrupted, train
 
     try:
         summary = train(cfg)
+    except TrainingInterrupted as e:  # Ctrl-C: the learners were saved; say where and how to go on
+        print(f"\nmythzoo train: {e.message}", file=sys.stderr)
+        return 130
     except RegistryError as e:  # a --resume or opponent ref that names no checkpoint: refused before the run starts
         print(f"mythzoo train: {e}", file=sys.stderr)
         return 2
