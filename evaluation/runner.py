@@ -12,7 +12,8 @@ wave start together; every round, each unfinished game has its agent to move, th
 decisions are grouped by (the seat's policy key, the agent's role) in order of first appearance,
 and each group is decided by one call: the policy's ``act_batch`` (``batched=False``: ``act`` per
 decision, so a policy draws from its generator exactly as in a game played alone) or the caller's
-``decide``. The env is seen through the AEC API only (``reset``, ``last``, ``observe``, ``step``,
+``decide``. A policy with ``act_in_env(env, agent)`` (the search baselines) is given the game's
+env instead, one decision at a time. The env is seen through the AEC API only (``reset``, ``last``, ``observe``, ``step``,
 ``agent_role``); a done agent takes its ``None`` step as in ``agent_iter``, and its final reward is
 its ``last()`` reward then. A policy may raise :class:`StopGame` (a person who quits): the call
 stops, and the games not over keep what they played, unfinished.
@@ -51,6 +52,7 @@ class Decision:
     observation: np.ndarray
     mask: np.ndarray
     reward: float  # the agent's reward since its previous action (its ``last()`` reward)
+    env: Any = None  # the game's env, for a policy that decides from the game (``act_in_env``: search)
 
 
 # decide(policy key, decisions of one group) -> one action per decision
@@ -98,7 +100,7 @@ class GameInProgress:
                 env.step(None)
                 continue
             obs = env.observe(agent)
-            return Decision(game, agent, self.seat_of[agent], obs["observation"], obs["action_mask"], reward)
+            return Decision(game, agent, self.seat_of[agent], obs["observation"], obs["action_mask"], reward, env)
         agents = record.agents
         record.final_rewards = [self.final.get(a, 0.0) for a in agents]
         record.returns = [self.returns[a] for a in agents]
@@ -164,10 +166,20 @@ def play_games(
     return [t.record for t in tables]
 
 
+def _in_env(policy: Any) -> Any:
+    """A policy's ``act_in_env(env, agent)`` when it decides from the game itself (search), else None."""
+    fn = getattr(policy, "act_in_env", None)
+    return fn if callable(fn) else None
+
+
 def _batch_decide(policies: Mapping[Hashable, Any]) -> Decide:
     def decide(key: Hashable, items: list[Decision]) -> Sequence[int]:
+        policy = policies[key]
+        in_env = _in_env(policy)
+        if in_env is not None:
+            return [in_env(d.env, d.agent) for d in items]
         obs, masks = stack(items)
-        return policies[key].act_batch(obs, masks, items[0].agent)
+        return policy.act_batch(obs, masks, items[0].agent)
 
     return decide
 
@@ -175,6 +187,9 @@ def _batch_decide(policies: Mapping[Hashable, Any]) -> Decide:
 def _row_decide(policies: Mapping[Hashable, Any]) -> Decide:
     def decide(key: Hashable, items: list[Decision]) -> Sequence[int]:
         policy = policies[key]
+        in_env = _in_env(policy)
+        if in_env is not None:
+            return [in_env(d.env, d.agent) for d in items]
         return [policy.act(d.observation, d.mask, d.agent) for d in items]
 
     return decide

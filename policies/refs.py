@@ -5,7 +5,8 @@ resolves it here, with :func:`load_policy`. What it accepts:
 
 - a **policy object**: anything with ``act`` and ``act_batch`` (the
   :class:`~mythzoo.policies.base.Policy` protocol), used as it is;
-- ``random`` and ``heuristic``: the baselines (:func:`mythzoo.policies.baselines.make_baseline`);
+- ``random``, ``heuristic`` and the search ``mcts:N`` / ``mcts:N:heuristic`` (alias ``ismcts:``):
+  the baselines (:func:`mythzoo.policies.baselines.make_baseline`);
 - ``py:<module>:<attribute>``: **user code, named explicitly** (a *code ref*). ``<module>`` is
   imported (it must be importable: installed, or on ``PYTHONPATH``) and ``<attribute>`` read from
   it. A policy object there is used as it is; a callable is a factory, called as
@@ -31,7 +32,7 @@ import re
 from typing import Any
 
 from mythzoo.policies.base import EnvSpec, Policy
-from mythzoo.policies.baselines import BASELINE_NAMES, make_baseline
+from mythzoo.policies.baselines import is_baseline_name, make_baseline
 from mythzoo.policies.registry import Registry, RegistryError, default_registry_path
 
 __all__ = [
@@ -55,8 +56,8 @@ def is_policy(obj: Any) -> bool:
 
 
 def is_baseline(ref: Any) -> bool:
-    """True for refs served without a registry (``random``, ``heuristic``)."""
-    return isinstance(ref, str) and ref.strip() in BASELINE_NAMES
+    """True for refs served without a registry (``random``, ``heuristic``, ``mcts:...``)."""
+    return isinstance(ref, str) and is_baseline_name(ref)
 
 
 def is_code_ref(ref: Any) -> bool:

@@ -72,7 +72,7 @@ class TrainConfig(BaseModel):
     net_arch: list[int] = Field(default_factory=lambda: [256, 256], description="hidden layers of policy and value MLPs")
     activation: Text = Field("tanh", description="tanh or relu")
     opponent_mix: dict[str, float] = Field(default_factory=lambda: {"latest": 0.6, "past": 0.2, "baselines": 0.2}, description="opponent categories (latest, past, baselines) and their shares of the games")
-    baselines: list[Text] = Field(default_factory=lambda: ["random", "heuristic"], description="baseline opponents")
+    baselines: list[Text] = Field(default_factory=lambda: ["random", "heuristic"], description="baseline opponents: random, heuristic, mcts:N or mcts:N:heuristic (the search, N simulations per decision)")
     opponents: list[Text] = Field(default_factory=list, description="extra registry refs added to the past pool")
     learner_agents: list[Text] | None = Field(None, description="seats the learner may take (None: every seat of its role)")
     roles: list[Text] | None = Field(None, description="roles to train, one network each (None: every role of the env)")
@@ -137,6 +137,17 @@ def validate(cfg: TrainConfig) -> None:
         raise ValueError("config bc_coef needs a pretrain_teacher (the demonstrations it keeps the learner close to)")
     if cfg.eval_games < 0:
         raise ValueError("config eval_games must be >= 0")
+    from mythzoo.policies.baselines import BASELINE_NAMES
+    from mythzoo.policies.search import is_search_ref, parse_search_ref
+
+    for name in cfg.baselines:
+        if is_search_ref(name):
+            try:
+                parse_search_ref(name)
+            except ValueError as e:
+                raise ValueError(f"config baselines: {e}") from None
+        elif name not in BASELINE_NAMES:
+            raise ValueError(f"config baselines: unknown baseline {name!r}; use random, heuristic, mcts:N or mcts:N:heuristic")
     if cfg.update_precision not in ("float32", "bfloat16"):
         raise ValueError(f"config update_precision must be float32 or bfloat16, got {cfg.update_precision!r}")
     if cfg.activation not in ("tanh", "relu"):

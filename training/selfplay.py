@@ -187,9 +187,13 @@ class SelfPlayVecEnv(VecEnv):
                 still.append(i)
             for (role, key), items in groups.items():
                 policy = self.pools[role].policies[key]
-                obs = np.stack([o["observation"] for _, _, o in items])
-                masks = np.stack([o["action_mask"] for _, _, o in items])
-                actions = policy.act_batch(obs, masks, items[0][1])
+                in_env = getattr(policy, "act_in_env", None)
+                if callable(in_env):  # a search opponent decides from the game itself
+                    actions = [in_env(self.games[i], agent) for i, agent, _ in items]
+                else:
+                    obs = np.stack([o["observation"] for _, _, o in items])
+                    masks = np.stack([o["action_mask"] for _, _, o in items])
+                    actions = policy.act_batch(obs, masks, items[0][1])
                 for (i, _, _), a in zip(items, actions):
                     self.games[i].step(int(a))
             pending = still

@@ -46,6 +46,9 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     gymnasium_id: str | None = None
     gymnasium_entry_point: str | None = None  # "module:class" of the solo game's gymnasium.Env
+    # The search baselines' return of a solo game is its score / search_scale, so that UCB's
+    # exploration constant (tuned for returns spanning about [-1, 1]) fits (policies/search.py).
+    search_scale: float = 1.0
     summary: str = field(default="", compare=False)
     # What only the generated docs (docs/gen_env_docs.py) need; all optional.
     docs_kwargs: Mapping[str, Any] = field(default_factory=dict, compare=False)  # env kwargs of the docs' seeded examples (rendering, rewards); empty: the default size

@@ -1002,7 +1002,8 @@ class MythicBathsRules(RulesBase):
 
         Hidden: other players' hands (sizes are public), the ingredient deck's order, the order of
         the guest deck below its face-up top guest (which stays), the manager deck's order, and the
-        future shuffles (the RNG is reseeded). Mid-turn,
+        future shuffles (the RNG is reseeded). Each hidden pool is sorted before it is shuffled, so the
+        result depends only on ``seed`` and what ``observer`` knows. Mid-turn,
         the observer also knows the player to move can go on (e.g. finish a treatment it began),
         so draws that leave the mover without a legal action are rejected; after 100 such draws
         the mover's hand is kept as it is.
@@ -1025,6 +1026,9 @@ class MythicBathsRules(RulesBase):
             sizes[p] = sum(c.hands[p])
             for k in range(self.K):
                 pool.extend([k] * c.hands[p][k])
+        # sorted first: the draw then depends on the seed and what the observer knows, never on
+        # the hidden order (a search seeded alike decides alike in every world it cannot tell apart)
+        pool = sorted(pool)
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for p in others:
             hand = [0] * self.K
@@ -1033,8 +1037,9 @@ class MythicBathsRules(RulesBase):
             c.hands[p] = hand
         c.deck = pool
         if c.guest_deck:  # the top guest lies face up (dirty side) on the deck: only the rest is redrawn
-            rest = c.guest_deck[:-1]
+            rest = sorted(c.guest_deck[:-1])
             c.guest_deck = [rest[i] for i in rng.permutation(len(rest))] + [c.guest_deck[-1]]
-        c.manager_deck = [c.manager_deck[i] for i in rng.permutation(len(c.manager_deck))]
+        manager = sorted(c.manager_deck)
+        c.manager_deck = [manager[i] for i in rng.permutation(len(manager))]
         c.rng = make_rng(int(rng.integers(2**63)))
         return c

@@ -1555,7 +1555,8 @@ class MythsgateRules(RulesBase):
         Invoker's Manticore cards, Hood's top card for the League), of the location decks and of the
         Invoker's deck, and future shuffles (the RNG is reseeded). From the League: the Invoker's
         hand (its size is public) and the Kraken's view. From the Invoker: the heroes' hands (sizes
-        public). The League shares everything it knows.
+        public). The League shares everything it knows. Each hidden pool is sorted before it is
+        shuffled, so the result depends only on ``seed`` and what ``observer`` knows.
         """
         rng = make_rng(seed)
         c = self.clone(s)
@@ -1574,6 +1575,7 @@ class MythsgateRules(RulesBase):
             for h in range(k):
                 for kk in range(self.K):
                     pool.extend([kk] * (c.h_hand[h][kk] - c.h_known[h][kk]))
+            pool = sorted(pool)  # sorted first: the draw depends on the seed and what the observer knows
             pool = [pool[i] for i in rng.permutation(len(pool))]
             for h in range(k):
                 hand = list(c.h_known[h])
@@ -1583,11 +1585,13 @@ class MythsgateRules(RulesBase):
         else:
             nview = len(c.cb_kview)
             pool.extend(c.cb_kview)
+            pool = sorted(pool)
             pool = [pool[i] for i in rng.permutation(len(pool))]
             c.cb_kview = [pool.pop() for _ in range(nview)]
             # the cards the League saw go into his hand stay there; the rest of hand and deck is redrawn
             known = c.inv_hand_known
             ip = [x for x in c.inv_hand if x not in known] + c.inv_deck
+            ip = sorted(ip)
             ip = [ip[i] for i in rng.permutation(len(ip))]
             n = len(c.inv_hand) - len(known)
             c.inv_hand = sorted(known + ip[:n])
@@ -1596,9 +1600,11 @@ class MythsgateRules(RulesBase):
         if observer != 0 and c.inv_known > len(pool) + len(fixed):
             c.inv_known = len(c.power_deck)
         for d in range(3):
-            c.loc_deck[d] = [c.loc_deck[d][i] for i in rng.permutation(len(c.loc_deck[d]))]
+            loc = sorted(c.loc_deck[d])
+            c.loc_deck[d] = [loc[i] for i in rng.permutation(len(loc))]
         if observer == 0:
-            c.inv_deck = [c.inv_deck[i] for i in rng.permutation(len(c.inv_deck))]
+            inv = sorted(c.inv_deck)
+            c.inv_deck = [inv[i] for i in rng.permutation(len(inv))]
         c.rng = make_rng(int(rng.integers(2**63)))
         c.legal = self._compute_legal(c)
         if not c.over and not c.legal:

@@ -82,6 +82,9 @@ SPEC = GameSpec(
         "never reaches its end and pays nothing)",
     },
     max_decisions=max_decisions,
+    # Search returns are the final worth / 50 coins: the heuristic's campaigns end 153 +- 38 coins
+    # (10 seeds), so returns of search-guided play differ by about one unit, as UCB's constant expects.
+    search_scale=50.0,
     aliases=("innkeeper",),
     gymnasium_id="mythzoo/MythwindInnkeeper-v3",
     gymnasium_entry_point="mythzoo.envs.mythwind_innkeeper.gym_env:MythwindInnkeeperGymEnv",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from mythzoo.policies.baselines import BASELINE_NAMES
+from mythzoo.policies.baselines import is_baseline_name
 
 __all__ = [
     "ALIAS_RE", "ID_RE", "LATEST", "NAME_RE", "PREFIX_RE", "SHA_RE", "ParsedRef",
@@ -40,7 +40,7 @@ def parse_ref(ref: str) -> ParsedRef:
     if not isinstance(ref, str) or not ref.strip():
         raise ValueError(f"a ref must be a non-empty string, got {ref!r}")
     ref = ref.strip()
-    if ref in BASELINE_NAMES:
+    if is_baseline_name(ref):
         return ParsedRef("baseline", ref)
     if "@" in ref:
         name, alias = ref.split("@", 1)
@@ -72,7 +72,7 @@ def check_name(name: str) -> str:
     """``name`` if it may name checkpoints, else ``ValueError`` saying what a name is."""
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise ValueError(f"bad checkpoint name {name!r}: use letters, digits, '_', '.', '-' (starting with a letter or digit, at most 100)")
-    if name in BASELINE_NAMES:
+    if is_baseline_name(name):
         raise ValueError(f"{name!r} is a baseline ref and cannot name checkpoints")
     return name
 
