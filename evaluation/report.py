@@ -69,6 +69,11 @@ def opponent_split(result: Any, label: str) -> list[tuple[str, float, int]]:
             for j in range(len(result.labels)) if j != i and result.cross_play[i][j] is not None]
 
 
+# A light box under the per-opponent split: the text stays readable where it crosses the fair-share
+# line, the bars and the grid.
+_UNDER_TEXT = {"boxstyle": "square,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85}
+
+
 def _split_text(split: list[tuple[str, float, int]], width: int = 60) -> str:
     """``vs a 97%, vs b 3%`` wrapped to lines of ``width`` characters."""
     import textwrap
@@ -129,7 +134,8 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
                     xytext=(6 if left else -6, 9), ha="left" if left else "right", fontsize=8)
         split = opponent_split(result, s.label)  # the overall rate with its parts: 97% + 3% is not "fair"
         if split:
-            ax.annotate(_split_text(split, 70), (0.01, i), textcoords="offset points", xytext=(0, -10), ha="left", va="top", fontsize=7, color="#444444")
+            ax.annotate(_split_text(split, 70), (0.01, i), textcoords="offset points", xytext=(0, -10), ha="left", va="top", fontsize=7, color="#444444",
+                        bbox=_UNDER_TEXT, zorder=5)
     ax.axvline(fair, color="#d62728", lw=1, ls="--", label=f"fair share 1/{result.num_players}")
     ax.set_yticks(y, [])
     ax.set_ylim(-0.7, k - 0.3)
@@ -205,7 +211,8 @@ def plot_roles(result: RoleTournamentResult, path: str | Path) -> None:
                     textcoords="offset points", xytext=(6 if left else -6, 9), ha="left" if left else "right", fontsize=8)
         split = opponent_split(result, s.label)  # the overall rate with its parts, one per opposing policy
         if split:
-            ax.annotate(_split_text(split), (0.01, i), textcoords="offset points", xytext=(0, -10), ha="left", va="top", fontsize=7, color="#444444")
+            ax.annotate(_split_text(split), (0.01, i), textcoords="offset points", xytext=(0, -10), ha="left", va="top", fontsize=7, color="#444444",
+                        bbox=_UNDER_TEXT, zorder=5)
     ax.set_yticks(range(len(stats)), [_wrap(s.label, 24) for s in stats])
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate over all pairings, 95% Wilson interval (draws count as no win)")

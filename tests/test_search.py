@@ -189,8 +189,9 @@ def test_play_against_the_search(tmp_path: Path) -> None:
 
     out = io.StringIO()
     lines = iter(["1"] * 3 + ["q"])
-    rc = play_cli.main(["play", "mythic_baths", "--vs", "mcts:2", "--seed", "4"], input_fn=lambda prompt: next(lines), out=out)
+    rc = play_cli.main(["play", "mythic_baths", "--vs", "mcts:2", "--seed", "4", "--save", str(tmp_path / "game.json")], input_fn=lambda prompt: next(lines), out=out)
     assert rc == 0 and "(mcts:2) plays" in out.getvalue()
+    assert (tmp_path / "game.json").exists()  # a quit game is saved, and never into the working directory
 
 
 def test_search_is_a_self_play_opponent() -> None:
