@@ -636,8 +636,39 @@ def render_page(boards: Sequence[Board], meta: dict[str, Any]) -> str:
               + ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items()) + ".", ""]
     for board in boards:
         lines += render_board(board)
-    lines += METHOD.splitlines()
+    lines += METHOD.replace("{choices}", _choices(boards, meta)).splitlines()
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _choices(boards: Sequence[Board], meta: dict[str, Any]) -> str:
+    """The search paragraph: the budgets, what they cost here (from the boards' timings) and why."""
+    search = meta.get("search", {})
+    budgets = search.get("budgets", [])
+    costs = []
+    for b in boards:
+        if b.key in ("mythic_baths-2p", "mythsgate-2heroes", "innkeeper"):
+            per = [e.seconds_per_decision / int(e.label.rsplit("mcts:", 1)[1].split(":")[0]) for e in b.entries
+                   if e.source == "search" and e.seconds_per_decision]
+            if per:
+                costs.append(f"{b.key} {1000 * float(np.mean(per)):.1f} ms")
+    deals = ", ".join(f"{spec.key} {spec.deals}" for spec in BOARDS)
+    took = meta.get("seconds")
+    took_text = (f" This page's regeneration took {took / 60:.0f} minutes on {meta.get('workers', '?')} worker processes "
+                 "(on cores shared with other work)." if took else "")
+    text = (f"**Search budgets**: {', '.join(map(str, budgets)) or 'none'} simulations per decision with "
+            f"{search.get('rollout', 'random')} rollouts. Search is what a leaderboard costs: a decision costs about the budget "
+            f"times one simulation ({'; '.join(costs) or 'not measured'} per simulation here, from the seconds per decision "
+            "below), and an entry of a 3- or 4-player board makes about 4,000 decisions per deal of its lineups, so the sum of "
+            "the budgets sets the time. The budgets and the default deals (per lineup, per pairing, or campaigns: "
+            f"{deals}) were chosen so that a regeneration of every board takes at most about 40 minutes on 2 cores, from a "
+            "measured 20-game run of the Mythic Baths 2-player board (175 core-seconds with `mcts:2/8/32`); "
+            "the 3- and 4-player boards play 2.5-3x its decisions per deal, hence one deal each.{took} Heuristic rollouts were "
+            "measured and not chosen: per simulation they cost about 3x (Mythic Baths), 10x (Mythsgate) and 90x (Innkeeper) a "
+            "random rollout (`docs/benchmarks.md`), and in Mythic Baths `mcts:4:heuristic` (about the cost of `mcts:16`) was no "
+            "stronger than `mcts:16` (12 games with the heuristic and random: 1 and 2 wins of 6 seats). At these budgets "
+            "search is weak (it needs more simulations than this time allows to beat the heuristics): it marks the low end "
+            "of the scale, between random and the heuristic.")
+    return text.replace("{took}", took_text)
 
 
 METHOD = """## Method
@@ -671,14 +702,7 @@ game's seat labels, deal seed, seat seeds, final rewards and scores.
 play from seeded deals, 4 to 60 decisions in, a choice to make for the role), the same positions for
 every entry, one decision at a time; shared cores make these figures noisy (within a factor of about 2).
 
-**Search budgets**: 2, 8 and 32 simulations per decision with random rollouts. Search is the cost of
-a leaderboard: a Mythic Baths `mcts:N` decision costs about N x 5 ms here, and an entry of a 3- or
-4-player board makes about 4,000 decisions per deal of its lineups, so the budgets' sum sets the time.
-With 2 + 8 + 32 and the default deals (2 per lineup at 2 players, 1 at 3 and 4, 2 per Mythsgate
-pairing, 60 Innkeeper campaigns) a regeneration takes about 40 minutes on 2 cores. Heuristic rollouts
-were measured and not chosen: per simulation they cost about 3x (Mythic Baths), 10x (Mythsgate) and
-90x (Innkeeper) a random rollout (`docs/benchmarks.md`), and in Mythic Baths `mcts:4:heuristic`
-(about the cost of `mcts:16`) was no stronger than `mcts:16` (12 games: 1 and 2 wins of 6 seats).
+{choices}
 
 ## Add your own entry
 
@@ -699,6 +723,9 @@ refused with one line (exit 2) and nothing is written.
 
     nice -n 10 mythzoo leaderboard --all --out docs/leaderboard.md
 
-`--games N` sets every board's deals (default: the board's own, above), `--workers` the processes
-(default: one per core), `--seed` the board seed; `mythzoo leaderboard GAME --out FILE` regenerates
-one game's boards only."""
+`--games N` sets the deals of every multi-player board and `--campaigns N` the Innkeeper's (default:
+each board's own, above), `--workers` the processes (default: one per core), `--seed` the board seed;
+`mythzoo leaderboard GAME --out FILE` regenerates one game's boards only, and
+`mythzoo leaderboard --render --out docs/leaderboard.md` rewrites the page from its board file (after
+a change of the page's text; no game is played). The files are written after each board, so a run
+stopped early keeps the boards it finished."""

@@ -70,6 +70,13 @@ def test_page_and_board_file_agree_and_ratings_follow_cross_play(baths: Path) ->
     assert all(f"`{lab}`" in baths.read_text() for lab in ("heuristic", "random"))
 
 
+def test_render_rewrites_the_page_from_its_board_file(baths: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "again.md"
+    code, _, err = run(["--render", "--board", str(baths.with_suffix(".json")), "--out", str(out)], capsys)
+    assert code == 0, err
+    assert out.read_text() == baths.read_text() and not out.with_suffix(".json").exists()
+
+
 def test_added_code_ref_plays_its_own_games_on_the_same_seeds_scheme(baths: Path, tmp_path: Path, policy_module: str,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "mine.md"
@@ -109,7 +116,7 @@ def test_added_checkpoint_is_pinned_and_cannot_join_twice(baths: Path, tmp_path:
     assert not again.exists() and not again.with_suffix(".json").exists()
 
 
-def test_team_and_solo_boards(tmp_path: Path, policy_module: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_team_board(tmp_path: Path, policy_module: str, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "gate.md"
     code, _, err = run(["mythsgate", "--budgets", "none", "--no-champions", "--games", "1", "--out", str(page)], capsys)
     assert code == 0, err
@@ -125,6 +132,8 @@ def test_team_and_solo_boards(tmp_path: Path, policy_module: str, capsys: pytest
     _, (board,) = load_board_file(tmp_path / "x.json")
     assert len(board.games) == 6 and board.entry(f"hero:{policy_module}").role == "hero"
 
+
+def test_solo_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "inn.md"
     code, _, err = run(["innkeeper", "--budgets", "none", "--no-champions", "--campaigns", "3", "--out", str(page)], capsys)
     assert code == 0, err
@@ -146,6 +155,8 @@ def test_team_and_solo_boards(tmp_path: Path, policy_module: str, capsys: pytest
     (["mythic_baths", "--players", "2", "--add", "mcts:2", "--board", "corrupt.json", "--out", "lb.md"], "not valid JSON"),
     (["mythic_baths", "--players", "2", "--add", "mcts:2", "--board", "other.json", "--out", "lb.md"], "not a mythzoo leaderboard file"),
     (["--all", "mythic_baths", "--out", "lb.md"], "not both"),
+    (["--render", "--board", "missing.json", "--out", "lb.md"], "no board file"),
+    (["mythic_baths", "--players", "2", "--add", "mcts:2", "--games", "2", "--board", "{board}", "--out", "lb.md"], "board's own deals"),
     (["mythic_baths", "--players", "2", "--out", "lb.json"], "name the page"),
 ])
 def test_bad_input_is_one_line_exit_2_nothing_written(args: list[str], message: str, baths: Path, tmp_path: Path,

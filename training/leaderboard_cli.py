@@ -78,6 +78,9 @@ def add_leaderboard_parser(subparsers: Any) -> None:
     p.add_argument("--rollout", choices=("random", "heuristic"), default=SEARCH_ROLLOUT,
                    help=f"the search entries' rollout policy (default {SEARCH_ROLLOUT})")
     p.add_argument("--no-champions", action="store_true", help="leave the shipped champions out (a quick board)")
+    p.add_argument("--render", action="store_true",
+                   help="only write the page (--out) again from the board file (--board; default the shipped one): after a change "
+                   "of the page's text, no game played")
     p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: one per core)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="the board seed (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -202,6 +205,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     """Regenerate the chosen boards, or add ``--add`` to one; write the page and its board file."""
     from mythzoo.extras import require
 
+    if args.render:
+        return _render(args)
     specs = _chosen_specs(args)
     page, json_path = _outputs(args.out)
     require(["openskill", "scipy", "safetensors"], "mythzoo leaderboard")
@@ -210,6 +215,22 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             raise _usage_error("--games/--campaigns: an added entry plays the board's own deals; give them when regenerating")
         return _add(args, specs[0], page, json_path)
     return _regenerate(args, specs, page, json_path)
+
+
+def _render(args: argparse.Namespace) -> int:
+    from mythzoo.evaluation.leaderboard import ROOT, LeaderboardError, load_board_file, render_page
+
+    if args.all or args.game or args.add:
+        raise _usage_error("--render takes no game, --all or --add: it rewrites the page of --board")
+    page, _ = _outputs(args.out)
+    source = args.board or str(ROOT / "docs" / "leaderboard.json")
+    try:
+        meta, boards = load_board_file(source)
+    except LeaderboardError as e:
+        raise _usage_error(str(e)) from None
+    write_text_atomic(page, render_page(boards, meta))
+    print(f"wrote {page}")
+    return 0
 
 
 def _regenerate(args: argparse.Namespace, specs: Sequence[Any], page: str, json_path: str) -> int:
@@ -222,6 +243,8 @@ def _regenerate(args: argparse.Namespace, specs: Sequence[Any], page: str, json_
           f"({args.rollout} rollouts), seed {args.seed}, {workers} worker{'s' if workers > 1 else ''}", flush=True)
     done: dict[str, Any] = {}
     meta = _meta(args, args.budgets, args.rollout, [command])
+    meta["workers"] = workers
+    began = time.perf_counter()
     # The costliest boards (3 and 4 players) go last; the files are written after each board, so a
     # run stopped early keeps the boards it finished (the page says which were played).
     cost = {"mythic_baths-3p": 1, "mythic_baths-4p": 2}
@@ -236,6 +259,7 @@ def _regenerate(args: argparse.Namespace, specs: Sequence[Any], page: str, json_
             time_entries(board, board.labels(), registry, progress=not args.quiet)
             print(f"{spec.key}: {len(board.games)} games in {board.seconds:.0f} s", flush=True)
             done[spec.key] = board
+            meta["seconds"] = round(time.perf_counter() - began, 1)
             _write([done[s.key] for s in specs if s.key in done], meta, page, json_path, quiet=len(done) < len(specs))
     return 0
 
