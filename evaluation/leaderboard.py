@@ -712,7 +712,8 @@ every entry, one decision at a time; shared cores make these figures noisy (with
 
 The entry (a checkpoint ref with `--registry`, a `py:module:factory` code ref, or a search name; in
 Mythsgate `ROLE:REF`) plays every game the schedule gives it against the stored entries, with the same
-seeds scheme, and the board is re-rated with all its stored games. The page and its board file (same
+seeds scheme, and the board is re-rated with all its stored games (OpenSkill rates in game order and the
+new games come last, so the stored entries' ratings move a little too; their games do not change). The page and its board file (same
 name, `.json`) go to `--out` (default `leaderboard.md` in the current folder), never over the shipped
 docs unless `--out` names them; `--board FILE` reads another board file (default: the shipped
 `docs/leaderboard.json`), so entries can be added one after another. An entry already on the board, a
