@@ -12,6 +12,7 @@ Subcommands:
 - ``mythzoo train``: masked-PPO self-play against past selves and baselines (training extra).
 - ``mythzoo eval``: seat-balanced tournament with win rates, Wilson intervals and OpenSkill ratings.
 - ``mythzoo replay``: re-play and check a game record.
+- ``mythzoo leaderboard``: the per-game leaderboards (regenerate them, or add a policy to one).
 - ``mythzoo play``: play in the terminal against policies.
 - ``mythzoo view``: watch a recorded game, or play one, in the browser.
 - ``mythzoo registry``: the checkpoint registry (ls, show, alias, rm, export, import, verify).
@@ -386,13 +387,20 @@ def _add_view(sub: Any) -> None:
     add_view_parser(sub)
 
 
+def _add_leaderboard(sub: Any) -> None:
+    from mythzoo.training.leaderboard_cli import add_leaderboard_parser
+
+    add_leaderboard_parser(sub)
+
+
 def _add_registry(sub: Any) -> None:
     from mythzoo.policies.registry.cli import add_registry_parser
 
     add_registry_parser(sub)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_envs, _add_demo, _add_train, _add_eval, _add_play, _add_view, _add_registry]
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_envs, _add_demo, _add_train, _add_eval, _add_leaderboard, _add_play, _add_view,
+                                            _add_registry]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,7 +15,8 @@ What lives here, one concern per module:
 - ``replay``: re-play and check a record;
 - ``stats``: Wilson and Student-t intervals; ``ratings``: OpenSkill Plackett-Luce with an anchor;
 - ``results``: the result of each kind of game (symmetric, roles, solo); ``report``: the one
-  monospace table and the plots.
+  monospace table and the plots;
+- ``leaderboard``: the per-game leaderboards (``mythzoo leaderboard``), their board file and page.
 
 The method is in ``docs/evaluation.md``. This package may import ``mythzoo.envs`` and
 ``mythzoo.policies``, never ``mythzoo.training`` or torch: a tournament between baselines and
