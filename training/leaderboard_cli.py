@@ -255,7 +255,7 @@ def _regenerate(args: argparse.Namespace, specs: Sequence[Any], page: str, json_
             board.entries = standard_entries(board, args.budgets, args.rollout, champions)
             start = time.perf_counter()
             board.games = play_board(board, registry=registry, workers=workers, progress=not args.quiet)
-            board.seconds = time.perf_counter() - start
+            board.seconds = round(time.perf_counter() - start, 1)  # as the JSON stores it, so page and file agree
             time_entries(board, board.labels(), registry, progress=not args.quiet)
             print(f"{spec.key}: {len(board.games)} games in {board.seconds:.0f} s", flush=True)
             done[spec.key] = board
@@ -326,7 +326,7 @@ def _add(args: argparse.Namespace, spec: Any, page: str, json_path: str) -> int:
         start = time.perf_counter()
         games = play_board(board, [label], registry=registry, workers=workers, progress=not args.quiet)
         board.games += games
-        board.seconds += time.perf_counter() - start
+        board.seconds = round(board.seconds + time.perf_counter() - start, 1)  # as the JSON stores it
         time_entries(board, [label], registry, progress=not args.quiet)
     print(f"{board.key}: {len(games)} new games; {len(board.games)} in all")
     row = next(r for r in board.summary()["entries"] if r["label"] == label)
