@@ -53,3 +53,33 @@ def test_wilson_and_paired_ban_cost() -> None:
     base, ban = np.array([10.0, 20.0, 30.0]), np.array([9.0, 18.0, 27.0])
     m, lo, hi = mod.ban_cost(base, ban)
     assert abs(m - 0.1) < 1e-9 and lo <= m <= hi
+
+
+def test_unseated_guests_are_tallied_by_why_once_each() -> None:
+    """Every guest left unseated when seating ends is counted once, under a reason that holds: a
+    'service missing' guest has a free slot of its furniture and lacks a service today."""
+    from mythzoo.envs.mythwind_innkeeper.rules import MythwindInnkeeperRules
+
+    mod = _module()
+    mod._count_unseated_at_dusk()
+    tallying = MythwindInnkeeperRules._host
+    seen = {"unseated": 0, "service_missing": 0}
+
+    def checking_host(self, s) -> None:
+        have = self.services(s)
+        for g in s.drawn:
+            seen["unseated"] += 1
+            free = [d for d in self.inn_view(s).by_type.get(self.gfurn[g], ()) if s.slot_guest[d] < 0]
+            if free and not all(have[t] for t in self.gserv[g]):
+                seen["service_missing"] += 1
+        tallying(self, s)
+
+    MythwindInnkeeperRules._host = checking_host
+    try:
+        result = mod.play("heuristic", 2)
+    finally:
+        MythwindInnkeeperRules._host = tallying
+    why = result["unseated"]
+    assert set(why) == set(mod.UNSEATED_WHY) and seen["unseated"] > 0
+    assert sum(why.values()) == seen["unseated"]
+    assert why["service_missing"] == seen["service_missing"]

@@ -17,7 +17,10 @@ worker may take it) or with skills banned (no Longhouse), and of three weaker po
 * random, "mingle and seat" and "seat only" each far below the heuristic: their mean final coins
   at most half the heuristic's.
 
-A target is "met" when its point estimate meets it; the interval shows how sure that is.
+A target is "met" when its point estimate meets it; the interval shows how sure that is. It also
+prints why the heuristic's guests were left unseated at dusk (no slot of their furniture type, every
+such slot taken, a service missing, the style missing): the service-missing guests bound what Serve
+can earn.
 """
 
 from __future__ import annotations
@@ -102,6 +105,33 @@ class _Simple:
         return legal[0]
 
 
+UNSEATED_WHY = ("no_furniture_type", "furniture_taken", "service_missing", "style_missing")
+_unseated = [0] * len(UNSEATED_WHY)  # this process's tally for the campaign being played
+
+
+def _count_unseated_at_dusk() -> None:
+    """Wrap the rules' host step (once per process) to tally, when seating ends, why each drawn guest
+    stayed unseated: the inn has no slot of its furniture type, every such slot is taken, a service it
+    asks for is missing (what Serve can supply for a day), or its style is not embraced nearby."""
+    from mythzoo.envs.mythwind_innkeeper.rules import MythwindInnkeeperRules
+
+    host = MythwindInnkeeperRules._host
+    if getattr(host, "_tallies", False):
+        return
+
+    def tallying_host(self, s) -> None:
+        have, _, by_type, _, _, _ = self.inn_view(s)
+        for g in s.drawn:
+            free = [d for d in by_type.get(self.gfurn[g], ()) if s.slot_guest[d] < 0]
+            why = (0 if self.gfurn[g] not in by_type else 1 if not free
+                   else 2 if any(not have[t] for t in self.gserv[g]) else 3)
+            _unseated[why] += 1
+        host(self, s)
+
+    tallying_host._tallies = True
+    MythwindInnkeeperRules._host = tallying_host
+
+
 def play(config: str, seed: int) -> dict:
     """One seeded campaign of ``config``: final coins, income by source, the highest renown level,
     the skills learned and the Operate rows used (character and worker)."""
@@ -110,6 +140,8 @@ def play(config: str, seed: int) -> dict:
     from mythzoo.policies.base import RandomPolicy
     from mythzoo.policies.mythwind_innkeeper_heuristic import MythwindInnkeeperHeuristic
 
+    _count_unseated_at_dusk()  # before env(): the rules bind their steps when built
+    _unseated[:] = [0] * len(UNSEATED_WHY)
     env = mythwind_innkeeper_v3.env()
     env.reset(seed=seed)
     ranges = _Ranges(env)
@@ -145,6 +177,7 @@ def play(config: str, seed: int) -> dict:
     return {
         "coins": rules.worth(s), "earned": s.earned, "income": dict(zip(INCOME_SOURCES, s.income)), "top_level": top_level,
         "skills": [k for k, r in enumerate(s.skill_row) if r >= 0], "uses": uses,
+        "unseated": dict(zip(UNSEATED_WHY, _unseated)),
     }
 
 
@@ -213,6 +246,10 @@ def report(results: dict[str, list[dict]], command: str) -> tuple[str, bool]:
     uses = np.array([r["uses"] for r in h], dtype=float).mean(axis=0)
     lines += ["", "Heuristic Operate uses per campaign (character and workers): "
               + ", ".join(f"{name} {u:.2f}" for name, u in zip(ROWS, uses)), ""]
+    why = {k: np.mean([r["unseated"][k] for r in h]) for k in UNSEATED_WHY}
+    lines += ["Heuristic guests left unseated at dusk, per campaign, by why: "
+              + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in why.items())
+              + f" (seated guests earn {np.mean([r['income']['seating'] for r in h]):.1f} coins)", ""]
     all_met = True
     lines += ["| Target | figure (95% CI) | verdict |", "|---|---|---|"]
 
@@ -285,6 +322,7 @@ def main(argv: list[str]) -> int:
                   " ".join(f"{k}={v:.1f}" for k, v in inc.items()),
                   "L3 %.2f" % np.mean([r["top_level"] >= 3 for r in rs]),
                   "uses", np.round(np.mean([r["uses"] for r in rs], axis=0), 2),
+                  "unseated", {k: round(float(np.mean([r["unseated"][k] for r in rs])), 2) for k in UNSEATED_WHY},
                   "skills", np.round(np.bincount([k for r in rs for k in r["skills"]], minlength=10) / len(rs), 2))
         return 0
     command = f"python benchmarks/design_report.py {GAME} --campaigns {a.campaigns} --seed {a.seed}"
