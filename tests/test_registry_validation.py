@@ -13,6 +13,7 @@ import copy
 import hashlib
 import io
 import json
+import re
 import sqlite3
 import tarfile
 from pathlib import Path
@@ -288,6 +289,19 @@ def test_shipped_checkpoints_import_verify_and_play(tmp_path, archive):
         env.step(action)
     assert acted > 0
     assert len(SHIPPED) == 4
+
+
+@pytest.mark.parametrize("archive", SHIPPED, ids=lambda p: p.name)
+def test_shipped_checkpoints_name_no_place_on_the_machine_that_trained_them(archive):
+    """A checkpoint travels: its recorded config leaves out the registry, run directory and cluster
+    address (``LOCAL_CONFIG_KEYS``), and no file in it holds an absolute path."""
+    files = read_tar(archive)
+    for name, data in files.items():
+        text = data.decode("utf-8", "replace") if name.endswith(".json") else ""
+        assert not re.search(r'"(/|[A-Za-z]:\\\\)[^"]*"', text), f"{name} holds an absolute path"
+        if name.endswith("spec.json"):
+            config = json.loads(data)["metrics"]["config"]
+            assert config and not set(config) & {"registry", "run_dir", "ray_address"}
 
 
 # ----------------------------------------------------------------- layout

@@ -205,6 +205,9 @@ def test_short_training_run_registers_a_checkpoint_that_loads_and_plays(tmp_path
     assert latest.steps == max(i.steps for i in infos) and latest.parent is not None
     assert reg.resolve("tiny@best").name == "tiny"
     assert reg.evals(latest.id), "the periodic evaluation is stored with the checkpoint"
+    recorded = latest.metrics["config"]  # the run's config, less the places on this machine
+    assert recorded["name"] == "tiny" and recorded["total_timesteps"] == _tiny_config(tmp_path).total_timesteps
+    assert not {"registry", "run_dir", "ray_address"} & set(recorded)
     # The registered policy plays a whole game through the env API.
     env = mythic_baths_v1.env(num_players=2)
     policy = load_policy("tiny@latest", env, registry=reg, seed=0)

@@ -71,6 +71,16 @@ def load_sb3_state(model: MaskablePPO, weights: dict[str, np.ndarray]) -> None:
 
 
 # ----------------------------------------------------------------- callback
+
+# Config keys that name places on the training machine (directories, a cluster address): a
+# checkpoint travels to other machines, so its recorded config leaves them out.
+LOCAL_CONFIG_KEYS = ("registry", "run_dir", "ray_address")
+
+
+def portable_config(cfg: Any) -> dict[str, Any]:
+    """The run's config as a checkpoint records it: every key but :data:`LOCAL_CONFIG_KEYS`."""
+    return {k: v for k, v in to_dict(cfg).items() if k not in LOCAL_CONFIG_KEYS}
+
 class SelfPlayCallback(BaseCallback):
     """One role's snapshots (registry + opponent pool), evaluations against baselines, progress bar.
 
@@ -142,7 +152,7 @@ class SelfPlayCallback(BaseCallback):
         info = self.registry.register(
             self.name, weights, arch, env_spec=self.spec, algo=ALGO, steps=int(self.num_timesteps), role=self.role or None,
             parent=self.parent, tags=[f"run:{self.run_dir.name}"] + ([f"role:{self.role}"] if self.role else []),
-            metrics={"config": to_dict(self.cfg), "role": self.role, "agents": self.learner_agents},
+            metrics={"config": portable_config(self.cfg), "role": self.role, "agents": self.learner_agents},
         )
         self.parent = info.id  # `latest` follows automatically (the highest version of the name)
         return info.id
