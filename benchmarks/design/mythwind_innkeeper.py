@@ -109,27 +109,25 @@ UNSEATED_WHY = ("no_furniture_type", "furniture_taken", "service_missing", "styl
 _unseated = [0] * len(UNSEATED_WHY)  # this process's tally for the campaign being played
 
 
-def _count_unseated_at_dusk() -> None:
-    """Wrap the rules' host step (once per process) to tally, when seating ends, why each drawn guest
-    stayed unseated: the inn has no slot of its furniture type, every such slot is taken, a service it
-    asks for is missing (what Serve can supply for a day), or its style is not embraced nearby."""
-    from mythzoo.envs.mythwind_innkeeper.rules import MythwindInnkeeperRules
+def _count_unseated_at_dusk(rules) -> None:
+    """Wrap these rules' host step (this env's only: the class stays as it is) to tally, when seating
+    ends, why each drawn guest stayed unseated: the inn has no slot of its furniture type, every such
+    slot is taken, a service it asks for is missing (what Serve can supply for a day), or its style is
+    not embraced nearby."""
+    from mythzoo.envs.mythwind_innkeeper.rules import P_SEAT_GUEST
 
-    host = MythwindInnkeeperRules._host
-    if getattr(host, "_tallies", False):
-        return
+    host = rules._host
 
-    def tallying_host(self, s) -> None:
-        have, _, by_type, _, _, _ = self.inn_view(s)
+    def tallying_host(s) -> None:
+        have, _, by_type, _, _, _ = rules.inn_view(s)
         for g in s.drawn:
-            free = [d for d in by_type.get(self.gfurn[g], ()) if s.slot_guest[d] < 0]
-            why = (0 if self.gfurn[g] not in by_type else 1 if not free
-                   else 2 if any(not have[t] for t in self.gserv[g]) else 3)
+            free = [d for d in by_type.get(rules.gfurn[g], ()) if s.slot_guest[d] < 0]
+            why = (0 if rules.gfurn[g] not in by_type else 1 if not free
+                   else 2 if any(not have[t] for t in rules.gserv[g]) else 3)
             _unseated[why] += 1
-        host(self, s)
+        host(s)
 
-    tallying_host._tallies = True
-    MythwindInnkeeperRules._host = tallying_host
+    rules._done_steps[P_SEAT_GUEST] = tallying_host
 
 
 def play(config: str, seed: int) -> dict:
@@ -140,12 +138,12 @@ def play(config: str, seed: int) -> dict:
     from mythzoo.policies.base import RandomPolicy
     from mythzoo.policies.mythwind_innkeeper_heuristic import MythwindInnkeeperHeuristic
 
-    _count_unseated_at_dusk()  # before env(): the rules bind their steps when built
     _unseated[:] = [0] * len(UNSEATED_WHY)
     env = mythwind_innkeeper_v3.env()
     env.reset(seed=seed)
     ranges = _Ranges(env)
     rules = ranges.rules
+    _count_unseated_at_dusk(rules)
     banned = {ROWS.index(config[4:])} if config.startswith("ban_") and config != "ban_skills" else set()
     no_skills = config == "ban_skills"
     heuristic = MythwindInnkeeperHeuristic(env, seed=seed) if config == "heuristic" or config.startswith("ban_") else None
