@@ -375,6 +375,12 @@ def _add_eval(sub: Any) -> None:
     add_eval_parser(sub)  # adds `eval` and `replay`
 
 
+def _add_exploit(sub: Any) -> None:
+    from mythzoo.training.exploit_cli import add_exploit_parser
+
+    add_exploit_parser(sub)
+
+
 def _add_play(sub: Any) -> None:
     from mythzoo.training.play_cli import add_play_parser
 
@@ -399,7 +405,7 @@ def _add_registry(sub: Any) -> None:
     add_registry_parser(sub)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_envs, _add_demo, _add_train, _add_eval, _add_leaderboard, _add_play, _add_view,
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_envs, _add_demo, _add_train, _add_eval, _add_leaderboard, _add_exploit, _add_play, _add_view,
                                             _add_registry]
 
 

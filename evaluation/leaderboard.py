@@ -617,8 +617,60 @@ def render_board(board: Board) -> list[str]:
     return lines + [""]
 
 
-def render_page(boards: Sequence[Board], meta: dict[str, Any]) -> str:
-    """The markdown page of ``boards`` (everything it shows is in the board file, :func:`to_json`)."""
+EXPLOIT_FORMAT = "mythzoo-exploitability/1"
+
+
+def load_exploitability(path: str | Path) -> list[dict[str, Any]]:
+    """The entries of an exploitability file (``mythzoo exploit --json``); :class:`LeaderboardError`
+    (one line) when it is missing, not one, or an entry lacks a figure the page shows."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise LeaderboardError(f"no exploitability file at {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise LeaderboardError(f"cannot read the exploitability file {path}: {getattr(e, 'strerror', None) or e}") from None
+    except json.JSONDecodeError as e:
+        raise LeaderboardError(f"the exploitability file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != EXPLOIT_FORMAT or not isinstance(data.get("entries"), list):
+        raise LeaderboardError(f"{path} is not a mythzoo exploitability file (format {EXPLOIT_FORMAT!r})")
+    try:
+        for e in data["entries"]:
+            render_exploitability([e])  # every figure must be there and of its type
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise LeaderboardError(f"the exploitability file {path} is corrupt ({type(e).__name__}: {' '.join(str(e).split())})") from None
+    return list(data["entries"])
+
+
+def render_exploitability(entries: Sequence[dict[str, Any]]) -> list[str]:
+    """The page's exploitability section: per policy and table, what a fresh exploiter trained
+    against it alone won, beside the heuristic in the same seat and chance."""
+    if not entries:
+        return []
+    lines = ["## Exploitability", "",
+             "How much a policy can be beaten by someone who knows it: `mythzoo exploit` trains a fresh masked-PPO learner "
+             "against the policy alone for a fixed wall-clock budget (every other seat is the policy; in Mythsgate the learner "
+             "takes the other role), then plays new games against it. Its win rate with the 95% Wilson interval is a "
+             "lower bound on a best response's; the heuristic in the same seat gives the scale. Method and figures: "
+             "`docs/exploitability.md`.", ""]
+    rows = []
+    for e in entries:
+        t, x, b = e["target"], e["exploiter"], e["baseline"]
+        target = f"`{t['role']}:{t['label']}`" if t["role"] else f"`{t['label']}`"
+        rows.append([e["env"], e["num_players"], target, f"`{t['played_as']}`",
+                     f"{x['role'] or 'any seat'}, {float(x['minutes']):g} min, {int(x['steps']):,} steps",
+                     int(e["games"]), _pct_ci(float(e["win_rate"]), [float(v) for v in e["win_ci95"]]),
+                     _pct_ci(float(b["win_rate"]), [float(v) for v in b["win_ci95"]]),
+                     _pct(float(e["chance"])) if e["chance"] is not None else "-"])
+    lines += _md_table(["env", "players", "policy", "played as", "exploiter", "games", "exploiter wins [95% CI]",
+                        "heuristic wins [95% CI]", "chance"], rows)
+    lines += ["", "Made by:", "", "```"] + [str(e["command"]) for e in entries] + ["```", ""]
+    return lines
+
+
+def render_page(boards: Sequence[Board], meta: dict[str, Any], exploitability: Sequence[dict[str, Any]] | None = None) -> str:
+    """The markdown page of ``boards`` (everything it shows is in the board file, :func:`to_json`),
+    and the exploitability section when ``exploitability`` entries are given."""
     search = meta.get("search", {})
     budgets = ", ".join(f"`mcts:{b}`" for b in search.get("budgets", []))
     lines = ["# Leaderboard", "",
@@ -636,6 +688,7 @@ def render_page(boards: Sequence[Board], meta: dict[str, Any]) -> str:
               + ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items()) + ".", ""]
     for board in boards:
         lines += render_board(board)
+    lines += render_exploitability(exploitability or [])
     lines += METHOD.replace("{choices}", _choices(boards, meta)).splitlines()
     return "\n".join(lines).rstrip() + "\n"
 

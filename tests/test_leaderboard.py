@@ -169,3 +169,25 @@ def test_bad_input_is_one_line_exit_2_nothing_written(args: list[str], message: 
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_regenerating_one_game_keeps_the_other_boards_of_the_page(baths: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """One game's boards are replaced in the board file at --out; the others stay, with the command
+    that made them, in the boards' order; a page of another seed or search set-up is refused."""
+    page = tmp_path / "lb.md"
+    page.write_text(baths.read_text())
+    page.with_suffix(".json").write_text(baths.with_suffix(".json").read_text())
+    old_meta, (old,) = load_board_file(page.with_suffix(".json"))
+    code, _, err = run(["innkeeper", "--budgets", "none", "--no-champions", "--campaigns", "2", "--out", str(page)], capsys)
+    assert code == 0, err
+    meta, boards = load_board_file(page.with_suffix(".json"))
+    assert [b.key for b in boards] == ["mythic_baths-2p", "innkeeper"]
+    assert boards[0].to_dict() == old.to_dict()  # kept as it was, its games untouched
+    assert meta["commands"][0] == old_meta["commands"][0] and "innkeeper" in meta["commands"][1]
+    assert "seconds" not in meta  # no regeneration time for a page this run made only part of
+    assert page.read_text() == render_page(boards, meta)
+    before = page.with_suffix(".json").read_text()
+    code, _, err = run(["innkeeper", "--budgets", "2", "--no-champions", "--campaigns", "2", "--out", str(page)], capsys)
+    assert code == 2 and "has boards made with seed 0, budgets none" in err and len(err.strip().splitlines()) == 1
+    assert page.with_suffix(".json").read_text() == before

@@ -11,15 +11,32 @@ from pathlib import Path
 import pytest
 
 from mythzoo.cli import build_parser, main
-from mythzoo.evaluation.leaderboard import BOARDS, ROOT, SEARCH_BUDGETS, load_board_file, render_page
+from mythzoo.evaluation.leaderboard import BOARDS, ROOT, SEARCH_BUDGETS, load_board_file, load_exploitability, render_page
 
 DOC = ROOT / "docs" / "leaderboard.md"
 BOARD_FILE = ROOT / "docs" / "leaderboard.json"
+EXPLOIT_FILE = ROOT / "docs" / "exploitability.json"
 
 
 def test_page_is_its_board_file_rendered() -> None:
     meta, boards = load_board_file(BOARD_FILE)
-    assert DOC.read_text() == render_page(boards, meta), "regenerate the page: mythzoo leaderboard --all --out docs/leaderboard.md"
+    assert DOC.read_text() == render_page(boards, meta, load_exploitability(EXPLOIT_FILE)), \
+        "regenerate the page: mythzoo leaderboard --render --out docs/leaderboard.md"
+
+
+def test_every_shipped_champion_of_a_game_with_opponents_has_its_exploitability() -> None:
+    """Each champion of Mythic Baths and Mythsgate (not the solo Innkeeper) was measured by the command
+    on the page, and that command parses as `mythzoo exploit` of the shipped file."""
+    entries = load_exploitability(EXPLOIT_FILE)
+    measured = {e["target"]["label"] for e in entries}
+    champions = {f"checkpoints/{p.name}" for p in (ROOT / "checkpoints").glob("*.tar*") if "innkeeper" not in p.name}
+    assert measured == champions
+    parser = build_parser()
+    for e in entries:
+        args = parser.parse_args(shlex.split(e["command"])[1:])
+        assert args.command == "exploit" and args.ref == e["target"]["label"] and args.json == "docs/exploitability.json"
+        assert args.minutes == e["exploiter"]["minutes"] and args.games <= e["games"]
+        assert f"`{e['target']['played_as']}`" in DOC.read_text()
 
 
 def test_every_board_and_entry_is_on_the_page() -> None:

@@ -181,11 +181,24 @@ def _import_champions(registry: str, files: Sequence[Path] | None = None) -> lis
     return out
 
 
+def _exploitability(board_file: str) -> list[dict[str, Any]]:
+    """The entries of ``exploitability.json`` beside the board file (none if there is none)."""
+    from mythzoo.evaluation.leaderboard import LeaderboardError, load_exploitability
+
+    path = Path(board_file).with_name("exploitability.json")
+    if not path.exists():
+        return []
+    try:
+        return load_exploitability(path)
+    except LeaderboardError as e:
+        raise _usage_error(str(e)) from None
+
+
 def _write(boards: Sequence[Any], meta: dict[str, Any], page: str, json_path: str, quiet: bool = False) -> None:
     from mythzoo.evaluation.leaderboard import render_page, to_json
 
     write_text_atomic(json_path, to_json(boards, meta))
-    write_text_atomic(page, render_page(boards, meta))
+    write_text_atomic(page, render_page(boards, meta, _exploitability(json_path)))
     if not quiet:
         print(f"wrote {page} and {json_path}")
 
@@ -228,14 +241,14 @@ def _render(args: argparse.Namespace) -> int:
         meta, boards = load_board_file(source)
     except LeaderboardError as e:
         raise _usage_error(str(e)) from None
-    write_text_atomic(page, render_page(boards, meta))
+    write_text_atomic(page, render_page(boards, meta, _exploitability(source)))
     print(f"wrote {page}")
     return 0
 
 
 def _regenerate(args: argparse.Namespace, specs: Sequence[Any], page: str, json_path: str) -> int:
     from mythzoo.evaluation import default_workers
-    from mythzoo.evaluation.leaderboard import new_board, play_board, standard_entries, time_entries
+    from mythzoo.evaluation.leaderboard import BOARDS, new_board, play_board, standard_entries, time_entries
 
     workers = args.workers or default_workers()
     command = _command(args)
@@ -244,6 +257,8 @@ def _regenerate(args: argparse.Namespace, specs: Sequence[Any], page: str, json_
     done: dict[str, Any] = {}
     meta = _meta(args, args.budgets, args.rollout, [command])
     meta["workers"] = workers
+    kept = _kept_boards(args, specs, json_path, meta)
+    order = [s.key for s in BOARDS]
     began = time.perf_counter()
     # The costliest boards (3 and 4 players) go last; the files are written after each board, so a
     # run stopped early keeps the boards it finished (the page says which were played).
@@ -259,9 +274,38 @@ def _regenerate(args: argparse.Namespace, specs: Sequence[Any], page: str, json_
             time_entries(board, board.labels(), registry, progress=not args.quiet)
             print(f"{spec.key}: {len(board.games)} games in {board.seconds:.0f} s", flush=True)
             done[spec.key] = board
-            meta["seconds"] = round(time.perf_counter() - began, 1)
-            _write([done[s.key] for s in specs if s.key in done], meta, page, json_path, quiet=len(done) < len(specs))
+            if not kept:  # the page's regeneration time, when this run made every board on it
+                meta["seconds"] = round(time.perf_counter() - began, 1)
+            boards = {**{b.key: b for b in kept}, **done}
+            _write([boards[k] for k in order if k in boards], meta, page, json_path, quiet=len(done) < len(specs))
     return 0
+
+
+def _kept_boards(args: argparse.Namespace, specs: Sequence[Any], json_path: str, meta: dict[str, Any]) -> list[Any]:
+    """The boards of the board file already at ``json_path`` that this run does not regenerate: one
+    game's boards are replaced on the page, the others stay (their commands are kept in ``meta``).
+    They must share this run's seed and search set-up (usage error otherwise: one page, one scale)."""
+    from mythzoo.evaluation.leaderboard import LeaderboardError, load_board_file
+
+    if args.all or not Path(json_path).exists():
+        return []
+    try:
+        old_meta, old = load_board_file(json_path)
+    except LeaderboardError as e:
+        raise _usage_error(f"{e}: regenerating one game keeps the other boards of that file; give another --out, or --all") from None
+    kept = [b for b in old if b.key not in {s.key for s in specs}]
+    if kept and (old_meta.get("seed") != meta["seed"] or old_meta.get("search") != meta["search"]):
+        was = old_meta.get("search", {})
+        raise _usage_error(f"{json_path} has boards made with seed {old_meta.get('seed')}, budgets "
+                           f"{','.join(map(str, was.get('budgets', []))) or 'none'} and {was.get('rollout')} rollouts; regenerating "
+                           "one game keeps them, so give the same, or --all, or another --out")
+    if kept:
+        old_commands = [c for c in old_meta.get("commands", []) if c != meta["commands"][0]]
+        meta["commands"] = old_commands + meta["commands"]
+        for key in ("notes",):
+            if key in old_meta:
+                meta[key] = old_meta[key]
+    return kept
 
 
 def _add(args: argparse.Namespace, spec: Any, page: str, json_path: str) -> int:

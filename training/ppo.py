@@ -75,6 +75,9 @@ def load_sb3_state(model: MaskablePPO, weights: dict[str, np.ndarray]) -> None:
 # Config keys that name places on the training machine (directories, a cluster address): a
 # checkpoint travels to other machines, so its recorded config leaves them out.
 LOCAL_CONFIG_KEYS = ("registry", "run_dir", "ray_address")
+# A step budget no run reaches: with max_minutes the clock alone ends the run, and the progress bar
+# counts seconds of it (a bar out of 10^12 steps would say nothing).
+UNBOUNDED_STEPS = 10**12
 
 
 def portable_config(cfg: Any) -> dict[str, Any]:
@@ -107,12 +110,29 @@ class SelfPlayCallback(BaseCallback):
         # Called at every learn() call: once per phase when roles take turns.
         if self.cfg.progress and self.bar is None:
             desc = f"train {self.cfg.env}" + (f" [{self.role}]" if self.role else "")
-            self.bar = progress_bar(self.bar_total, desc, "step", initial=self.num_timesteps)
+            if self._timed():
+                self.bar = progress_bar(round(60 * self.cfg.max_minutes), desc, "s", initial=self._seconds())
+            else:
+                self.bar = progress_bar(self.bar_total, desc, "step", initial=self.num_timesteps)
         self._refresh_latest()
+
+    def _timed(self) -> bool:
+        """Whether the clock alone bounds the run (its bar counts seconds, not steps)."""
+        return self.deadline is not None and self.cfg.total_timesteps >= UNBOUNDED_STEPS
+
+    def _seconds(self) -> int:
+        """Seconds of the max_minutes budget spent."""
+        return max(0, min(round(60 * self.cfg.max_minutes - (self.deadline - time.time())), round(60 * self.cfg.max_minutes)))
 
     def _on_step(self) -> bool:
         if self.bar is not None:  # follow the model's own count (the pipelined rollout adds to it directly)
-            self.bar.update(self.num_timesteps - self.bar.n)
+            if self._timed():
+                spent = self._seconds()
+                if spent > self.bar.n:  # once a second: the steps so far beside the clock
+                    self.bar.set_postfix({"steps": f"{self.num_timesteps:,}"}, refresh=False)
+                    self.bar.update(spent - self.bar.n)
+            else:
+                self.bar.update(self.num_timesteps - self.bar.n)
         if self.num_timesteps >= self.next_snapshot:
             self.next_snapshot += self.cfg.snapshot_every
             self.snapshot()
@@ -384,12 +404,14 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
         for base in cfg.baselines:
             pool.add("baselines", f"baseline:{base}", make_baseline(base, probe, seed=cfg.seed))
     for ref in cfg.opponents:
+        from mythzoo.evaluation.loading import split_role_ref
         from mythzoo.policies.refs import load_policy
 
-        policy = load_policy(ref, probe, registry=registry, seed=cfg.seed)
+        only, bare = split_role_ref(ref, list(roles)) if multi else (None, ref)  # ROLE:REF joins that role's pool alone
+        policy = load_policy(bare, probe, registry=registry, seed=cfg.seed)
         size = getattr(policy, "obs_size", None)
         for role, agents in roles.items():  # a checkpoint joins the pool of the role it fits
-            if size is None or size == spec.obs_sizes[agents[0]]:
+            if (only is None or only == role) and (size is None or size == spec.obs_sizes[agents[0]]):
                 pools[role].add("past", f"ref:{ref}", policy)
     if opponents:
         from mythzoo.evaluation.loading import name_policies, split_role_ref
