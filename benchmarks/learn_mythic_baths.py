@@ -22,7 +22,7 @@ from mythzoo import envs as mz_envs
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.training.batch_eval import evaluate_vs
 from mythzoo.training.config import load_config
-from mythzoo.training.ppo import policy_from_weights, train
+from mythzoo.training.ppo import UNBOUNDED_STEPS, policy_from_weights, train
 
 from results_doc import update_section, wilson
 
@@ -66,7 +66,7 @@ def main() -> None:
     ap.add_argument("overrides", nargs="*", help="config overrides key=value")
     args = ap.parse_intermixed_args()  # overrides may come before or after the options
 
-    cfg = load_config("mythic_baths/ppo.yaml", [f"seed={args.seed}", f"max_minutes={args.minutes}", "total_timesteps=1000000000", *args.overrides])
+    cfg = load_config("mythic_baths/ppo.yaml", [f"seed={args.seed}", f"max_minutes={args.minutes}", f"total_timesteps={UNBOUNDED_STEPS}", *args.overrides])
     if args.registry:
         cfg.registry = args.registry
     cfg.name = cfg.name or f"{ENV}-ppo"

@@ -510,6 +510,11 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
             if role in resume:  # the next snapshot and evaluation come a full interval after the saved step count
                 callback.next_snapshot = model.num_timesteps + cfg.snapshot_every
                 callback.next_eval = model.num_timesteps + cfg.eval_every
+            if not any(pool.members.values()):
+                # The learner's own role's pool has no member yet (no baselines, no past selves: an
+                # exploiter's teammates are itself): its latest self joins before the first games are dealt.
+                weights, arch = export_policy(model)
+                pool.add("latest", "latest", policy_from_weights(weights, arch, deterministic=False, seed=cfg.seed))
             learners[role] = (model, callback, vec_env)
 
         # Roles take turns (one turn covers everything when a single role is trained).
