@@ -126,6 +126,21 @@ def test_a_live_game_played_to_the_end_is_saved_and_replays(tmp_path: Path) -> N
         live.act(0)
 
 
+@pytest.mark.parametrize("game, vs, role", [("mythic_baths", ["mcts:4"], None), ("mythsgate", ["invoker:mcts:4:heuristic"], "hero")])
+def test_a_live_game_against_the_search_baseline_plays_to_the_end(game: str, vs: list[str], role: str | None, tmp_path: Path) -> None:
+    """The search decides from the game itself (its act_in_env): in the viewer it plays the live
+    game the person sees, every move legal, and the record replays."""
+    save = tmp_path / "live.json"
+    live = LiveSession(game, vs, None, 7, role=role, save=str(save))
+    while live.pending is not None:
+        live.act(live.legal(len(live.frames) - 1)[-1]["action"])
+    (record,) = load_records(save)
+    search_ref = vs[0].split(":", 1)[1] if role else vs[0]
+    assert record.finished and search_ref in record.refs and "human" in record.refs
+    assert any(e.seat != live.human_seat for e in live.log)  # the search moved too
+    assert list(iter_replay(record, render=False))[-1].final_rewards == record.final_rewards
+
+
 def test_a_live_game_refuses_illegal_moves_and_shows_only_the_persons_view() -> None:
     live = LiveSession("mythsgate", ["invoker:heuristic"], None, 2, role="hero")
     legal = {a["action"] for a in live.legal(len(live.frames) - 1)}
