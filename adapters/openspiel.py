@@ -27,10 +27,10 @@ here (the one exception, utility bounds the spec does not declare, is :data:`UTI
   have observations of different sizes or a player stands for several seats (Mythsgate), every
   tensor is that observation zero-padded to the largest role's size, followed by a one-hot ``view``
   over the game's most seats (6 for Mythsgate: invoker, hero_0 ... hero_4) saying whose view it is.
-  ``observation_string(p)`` names the seat and a digest of the tensor (equal exactly when the
-  tensors are); ``state.render(p)`` is the readable board. mythzoo's observations are not
-  perfect-recall histories, so information states are not provided: OpenSpiel's ISMCTS bot runs
-  with ``use_observation_string=True``.
+  ``observation_string(p)`` names the seat and a digest of the tensor and, for the player to
+  move, of its legal actions (equal exactly when those are); ``state.render(p)`` is the readable
+  board. mythzoo's observations are not perfect-recall histories, so information states are not
+  provided: OpenSpiel's ISMCTS bot runs with ``use_observation_string=True``.
 * ``max_game_length`` is the spec's bound on decisions for the given parameters
   (``GameSpec.decision_bound``).
 * Serialization (``state.serialize()``, ``game.deserialize_state(text)``) carries the env's JSON
@@ -529,9 +529,17 @@ class _Observer:
             t[g.obs_size + seat] = 1.0
 
     def string_from(self, state: MythzooState, player: int) -> str:
-        """The view seat's name and a digest of ``player``'s observation tensor."""
+        """The view seat's name and a digest of ``player``'s observation tensor and, when ``player``
+        is to move, of its legal actions: a player knows what it may do, and the tensor alone does
+        not always say it (which of two Mythsgate Cyclopes is resolving its ability is in the mask,
+        not the tensor), while OpenSpiel's ISMCTS keys its tree nodes on this string and needs one
+        action set per key."""
         self.set_from(state, player)
-        return f"{self._g.agents[self.seat]} {hashlib.blake2b(self.tensor.tobytes(), digest_size=16).hexdigest()}"
+        digest = hashlib.blake2b(self.tensor.tobytes(), digest_size=16)
+        c = state._c
+        if type(c) is _Live and not c.terminal and c.player == player:
+            digest.update(np.asarray(self._g.rules.legal_actions(c.s), np.int32).tobytes())
+        return f"{self._g.agents[self.seat]} {digest.hexdigest()}"
 
 
 # ---------------------------------------------------------------------------------- the game

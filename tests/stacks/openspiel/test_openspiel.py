@@ -388,6 +388,42 @@ def test_ismcts_searches_worlds_the_player_cannot_tell_apart() -> None:
     assert sum(p for _, p in policy) == pytest.approx(1.0)
 
 
+def test_the_observation_string_of_the_player_to_move_fixes_its_legal_actions() -> None:
+    """Two Mythsgate states that ISMCTS reached (seed 1): the invoker's tensors are equal, but a
+    different Cyclops resolves its ability, so his legal actions differ. OpenSpiel's ISMCTS keys its
+    nodes on the observation string and needs one action set per key (it raised KeyError here)."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "mythsgate_two_cyclopes.json").read_text())
+    game = pyspiel.load_game("mythzoo_mythsgate(num_heroes=2)")
+    states = []
+    for key in ("a", "b"):
+        state = game.new_initial_state()
+        state._c = adapter._live_from_json(game._shared, data[key], 1, [0.0, 0.0], False, False)
+        states.append(state)
+    a, b = states
+    assert a.current_player() == b.current_player() == 0  # the invoker
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.legal_actions() != b.legal_actions()
+    assert a.observation_string(0) != b.observation_string(0)
+    assert a.observation_string(0) == a.clone().observation_string(0)
+
+
+@pytest.mark.parametrize("name", ["mythzoo_mythsgate(num_heroes=2)", "mythzoo_mythic_baths(players=2)"])
+def test_equal_observation_strings_of_the_player_to_move_have_equal_legal_actions(name: str) -> None:
+    game = pyspiel.load_game(name)
+    rng = np.random.default_rng(3)
+    legal_of: dict[str, list[int]] = {}
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            p = state.current_player()
+            key, legal = state.observation_string(p), state.legal_actions()
+            assert legal_of.setdefault(key, legal) == legal
+            state.apply_action(int(rng.choice(legal)))
+
+
 # ---------------------------------------------------------------------------------- import
 def test_missing_openspiel_names_the_extra() -> None:
     code = "import sys; sys.modules['pyspiel'] = None\nimport mythzoo.adapters.openspiel"
