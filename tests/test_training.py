@@ -11,7 +11,7 @@ pytest.importorskip("sb3_contrib")
 
 from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies.base import RandomPolicy
-from mythzoo.training.config import CONFIG_ROOT, TrainConfig, from_dict, load_config
+from mythzoo.training.config import CONFIG_ROOT, ConfigError, TrainConfig, from_dict, load_config
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
 
 
@@ -541,3 +541,37 @@ def test_ctrl_c_in_a_terminal_stops_every_process_and_saves(tmp_path: Path) -> N
         time.sleep(0.2)
     else:
         pytest.fail("processes of the interrupted run are still alive")
+
+
+def test_learning_rate_final_anneals_linearly_over_the_step_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mythzoo.training import ppo
+
+    rates: list[tuple[int, float]] = []
+    update = ppo.ImitationRegularizedPPO.train
+
+    def spy(self) -> None:
+        update(self)
+        rates.append((self.num_timesteps, self.policy.optimizer.param_groups[0]["lr"]))
+
+    monkeypatch.setattr(ppo.ImitationRegularizedPPO, "train", spy)
+    ppo.train(_tiny_config(tmp_path, total_timesteps=1024, eval_games=0, learning_rate=1e-3, learning_rate_final=1e-4,
+                           pretrain_teacher=None, bc_coef=0.0))
+    assert [t for t, _ in rates] == [256, 512, 768, 1024]  # one update per rollout of 4 games x 64 steps
+    for t, lr in rates:
+        assert lr == pytest.approx(1e-3 - 9e-4 * t / 1024)
+
+
+def test_learning_rate_final_follows_the_clock_in_a_clock_bound_run() -> None:
+    import time
+
+    from mythzoo.training.ppo import UNBOUNDED_STEPS, AnnealedLearningRate
+
+    schedule = AnnealedLearningRate(1e-3, 1e-4, UNBOUNDED_STEPS, 2.0, time.time() - 60)  # half of 2 minutes gone
+    assert schedule(1.0) == pytest.approx(5.5e-4, rel=1e-2)
+    late = AnnealedLearningRate(1e-3, 1e-4, UNBOUNDED_STEPS, 2.0, time.time() - 600)
+    assert late(1.0) == pytest.approx(1e-4)  # never past the final rate
+
+
+def test_a_learning_rate_that_is_not_positive_is_refused() -> None:
+    with pytest.raises(ConfigError, match="learning_rate and learning_rate_final must be positive"):
+        from_dict({"learning_rate_final": 0})

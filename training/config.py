@@ -63,6 +63,7 @@ class TrainConfig(BaseModel):
     batch_size: int = Field(1024, description="PPO minibatch")
     n_epochs: int = Field(4, description="PPO epochs per rollout")
     learning_rate: float = Field(3e-4, description="Adam step size")
+    learning_rate_final: float | None = Field(None, description="anneal the step size linearly from learning_rate to this by the end of the run (of total_timesteps, or of max_minutes by the clock, whichever ends it sooner); None: constant")
     gamma: float = Field(0.995, description="discount (rewards come at the end of long games)")
     gae_lambda: float = Field(0.95, description="GAE lambda")
     clip_range: float = Field(0.2, description="PPO clip")
@@ -117,6 +118,8 @@ def validate(cfg: TrainConfig) -> None:
     for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads", "role_phase_steps", "pretrain_games", "pretrain_epochs"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")
+    if cfg.learning_rate <= 0 or (cfg.learning_rate_final is not None and cfg.learning_rate_final <= 0):
+        raise ValueError("config learning_rate and learning_rate_final must be positive (learning_rate_final null: constant)")
     if cfg.max_minutes is not None and cfg.max_minutes <= 0:
         raise ValueError("config max_minutes must be positive (or null for no limit)")
     if cfg.num_workers < 0:

@@ -314,6 +314,27 @@ def learn_end(start: int, total: int, phase: int, rollout: int) -> int:
     return t
 
 
+class AnnealedLearningRate:
+    """SB3's learning-rate schedule for ``learning_rate_final``: linear from ``start`` to ``final``
+    over the run. The run's share done is the larger of its learner's steps over ``total_steps``
+    and the clock over ``minutes`` (a clock-bound run's step budget is never reached, and SB3's
+    own ``progress_remaining`` counts only the current ``learn`` call)."""
+
+    def __init__(self, start: float, final: float, total_steps: int, minutes: float | None, started: float):
+        self.start, self.final, self.total_steps, self.minutes, self.started = start, final, total_steps, minutes, started
+        self.model: Any = None  # set once the model exists (SB3 asks for the rate while building it)
+
+    def done(self) -> float:
+        """Share of the run done, 0 to 1."""
+        share = self.model.num_timesteps / self.total_steps if self.model is not None else 0.0
+        if self.minutes:
+            share = max(share, (time.time() - self.started) / (60 * self.minutes))
+        return min(1.0, max(0.0, share))
+
+    def __call__(self, progress_remaining: float) -> float:
+        return self.start + (self.final - self.start) * self.done()
+
+
 class TrainingInterrupted(KeyboardInterrupt):
     """Ctrl-C during training, after the learners were saved: ``checkpoints`` (role -> registry
     id, or None without a registry) and the ``resume_command`` that continues the run."""
@@ -433,7 +454,8 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
         import sys
 
         print(f"run directory: {run_dir}\nTensorBoard:   tensorboard --logdir {shlex.quote(str(run_dir))}", file=sys.stderr, flush=True)
-    deadline = time.time() + 60 * cfg.max_minutes if cfg.max_minutes else None
+    started = time.time()
+    deadline = started + 60 * cfg.max_minutes if cfg.max_minutes else None
     activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
 
     learners: dict[str, tuple[MaskablePPO, SelfPlayCallback, Any]] = {}
@@ -460,10 +482,12 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
             else:
                 vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool_arg, learner_agents, seed=cfg.seed)
                 pool = pools[role]
+            lr = cfg.learning_rate if cfg.learning_rate_final is None else \
+                AnnealedLearningRate(cfg.learning_rate, cfg.learning_rate_final, cfg.total_timesteps, cfg.max_minutes, started)
             model = ImitationRegularizedPPO(
                 LeanMaskablePolicy,  # MaskablePPO's "MlpPolicy", with a leaner forward pass for rollouts
                 vec_env,
-                learning_rate=cfg.learning_rate,
+                learning_rate=lr,
                 n_steps=cfg.n_steps,
                 batch_size=cfg.batch_size,
                 n_epochs=cfg.n_epochs,
@@ -480,6 +504,8 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
                 verbose=0,
             )
             model.update_bf16 = cfg.update_precision == "bfloat16"
+            if isinstance(lr, AnnealedLearningRate):
+                lr.model = model
             parent = None
             if role in resume:
                 if registry is None:
