@@ -3,7 +3,8 @@
 ``python benchmarks/bench_search_openspiel.py`` runs in the OpenSpiel venv
 (``make .venvs/openspiel/.installed``, then ``.venvs/openspiel/bin/python benchmarks/bench_search_openspiel.py``).
 
-Both bots get ``--budget`` simulations per decision and random rollouts, each with its library's
+Both bots get ``--budget`` simulations per decision (mythzoo's ``--mythzoo-budget`` if given, to
+compare at equal time) and random rollouts, each with its library's
 own defaults otherwise:
 
 - ``openspiel``: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` through mythzoo's OpenSpiel
@@ -57,23 +58,23 @@ GAMES = {
 }
 
 
-def _bots(game: Any, env: Any, budget: int, seed: int) -> dict[str, Any]:
+def _bots(game: Any, env: Any, budget: int, ours: int, seed: int) -> dict[str, Any]:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
     os_bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=budget,
                               random_state=np.random.RandomState(seed + 1), use_observation_string=True)
-    return {"openspiel": os_bot, "mythzoo": SearchPolicy(env, seed + 2, budget=budget)}
+    return {"openspiel": os_bot, "mythzoo": SearchPolicy(env, seed + 2, budget=ours)}
 
 
-def play(task: tuple[str, int, int, tuple[str, ...]]) -> dict[str, Any]:
+def play(task: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     """One game: ``bot_of_player`` names the bot of each OpenSpiel player. Returns the returns,
     and per bot its decisions and CPU seconds."""
-    game_string, budget, seed, bot_of_player = task
+    game_string, budget, ours, seed, bot_of_player = task
     name, params = game_string.split("(")
     kw = dict(kv.split("=") for kv in params.rstrip(")").split(","))
     game = pyspiel.load_game(name, {**{k: int(v) for k, v in kw.items()}, "seed": seed})
     env = game_spec(GAMES[game_string]).make_raw(**game.env_kwargs())
     env.reset(seed=seed)
-    bots = _bots(game, env, budget, seed)
+    bots = _bots(game, env, budget, ours, seed)
     state = game.new_initial_state()
     assert state.env_seed() == seed
     decisions = {b: 0 for b in BOTS}
@@ -137,30 +138,32 @@ def summarize(game_string: str, results: list[dict[str, Any]]) -> dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="OpenSpiel's ISMCTS against mythzoo's search at the same budget, head to head.")
     p.add_argument("--budget", type=int, default=16, help="simulations per decision for both bots (default 16)")
+    p.add_argument("--mythzoo-budget", type=int, help="mythzoo's simulations per decision, if not --budget (to compare at equal time)")
     p.add_argument("--games", type=int, default=20, help="games per game (pairs for the two-sided games; default 20)")
     p.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
     p.add_argument("--only", choices=sorted(set(GAMES.values())), help="one game alone")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = p.parse_args(argv)
-    if args.budget < 1 or args.games < 2 or args.jobs < 1:
-        p.error("--budget must be >= 1, --games >= 2 and --jobs >= 1")
-    tasks: list[tuple[str, int, int, tuple[str, ...]]] = []
+    ours = args.budget if args.mythzoo_budget is None else args.mythzoo_budget
+    if args.budget < 1 or ours < 1 or args.games < 2 or args.jobs < 1:
+        p.error("--budget and --mythzoo-budget must be >= 1, --games >= 2 and --jobs >= 1")
+    tasks: list[tuple[str, int, int, int, tuple[str, ...]]] = []
     for gs, short in GAMES.items():
         if args.only and short != args.only:
             continue
         for k in range(args.games // 2):
             seed = args.seed + k
             if short == "mythwind_innkeeper":
-                tasks += [(gs, args.budget, seed, ("openspiel",)), (gs, args.budget, seed, ("mythzoo",))]
+                tasks += [(gs, args.budget, ours, seed, ("openspiel",)), (gs, args.budget, ours, seed, ("mythzoo",))]
             else:
-                tasks += [(gs, args.budget, seed, ("openspiel", "mythzoo")), (gs, args.budget, seed, ("mythzoo", "openspiel"))]
+                tasks += [(gs, args.budget, ours, seed, ("openspiel", "mythzoo")), (gs, args.budget, ours, seed, ("mythzoo", "openspiel"))]
     start = time.perf_counter()
     with Pool(args.jobs) as pool:
         results = pool.map(play, tasks, chunksize=1)
     wall = time.perf_counter() - start
     rows = [summarize(gs, [r for t, r in zip(tasks, results) if t[0] == gs]) for gs in GAMES if any(t[0] == gs for t in tasks)]
-    print(f"budget {args.budget} simulations per decision, random rollouts; {wall:.0f} s on {args.jobs} processes")
+    print(f"OpenSpiel ISMCTS {args.budget} and mythzoo mcts:{ours} simulations per decision, random rollouts; {wall:.0f} s on {args.jobs} processes")
     print("| game | games | mythzoo's search | OpenSpiel ISMCTS | mythzoo s/decision | OpenSpiel s/decision | OpenSpiel / mythzoo time |")
     print("|---|---:|---|---|---:|---:|---:|")
     for row in rows:
@@ -168,18 +171,18 @@ def main(argv: list[str] | None = None) -> int:
         ratio = t["openspiel"] / t["mythzoo"] if t["mythzoo"] else float("nan")
         if "mean_coins" in row:
             d, lo, hi = row["mythzoo_minus_openspiel"]
-            ours = f"{row['mean_coins']['mythzoo']:.1f} coins (paired {d:+.1f} [{lo:+.1f}, {hi:+.1f}])"
+            mine = f"{row['mean_coins']['mythzoo']:.1f} coins (paired {d:+.1f} [{lo:+.1f}, {hi:+.1f}])"
             theirs = f"{row['mean_coins']['openspiel']:.1f} coins"
         else:
             rate, lo, hi = row["mythzoo_win_rate"]
-            ours = f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+            mine = f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
             theirs = f"{100 * (1 - rate):.1f}%"
-        print(f"| {row['game']} | {row['games']} | {ours} | {theirs} | {t['mythzoo']:.4f} | {t['openspiel']:.4f} | {ratio:.1f}x |")
+        print(f"| {row['game']} | {row['games']} | {mine} | {theirs} | {t['mythzoo']:.4f} | {t['openspiel']:.4f} | {ratio:.1f}x |")
     if args.json:
         from importlib.metadata import version
 
         with open(args.json, "w") as f:
-            json.dump({"budget": args.budget, "seed": args.seed, "wall_s": wall, "rows": rows,
+            json.dump({"budget": args.budget, "mythzoo_budget": ours, "seed": args.seed, "wall_s": wall, "rows": rows,
                        "versions": {"python": platform.python_version(), "open_spiel": version("open_spiel"),
                                     "numpy": np.__version__, "cpu_count": os.cpu_count()}}, f, indent=1)
     return 0

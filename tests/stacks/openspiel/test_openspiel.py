@@ -424,6 +424,23 @@ def test_equal_observation_strings_of_the_player_to_move_have_equal_legal_action
             state.apply_action(int(rng.choice(legal)))
 
 
+def test_the_head_to_head_benchmark_plays_both_searches_and_reports(tmp_path) -> None:
+    """benchmarks/bench_search_openspiel.py at a tiny budget: both bots decide, every game counts."""
+    import json
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_search_openspiel.py"
+    out = tmp_path / "h2h.json"
+    done = subprocess.run([sys.executable, str(script), "--budget", "2", "--mythzoo-budget", "3", "--games", "2", "--jobs", "1",
+                           "--only", "mythsgate", "--json", str(out)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "| mythzoo_mythsgate(num_heroes=2) | 2 |" in done.stdout
+    (row,) = json.loads(out.read_text())["rows"]
+    assert row["games"] == 2 and all(n > 0 for n in row["decisions"].values())
+    assert row["wins"]["mythzoo"] + row["wins"]["openspiel"] == 2
+    assert json.loads(out.read_text())["mythzoo_budget"] == 3
+
+
 # ---------------------------------------------------------------------------------- import
 def test_missing_openspiel_names_the_extra() -> None:
     code = "import sys; sys.modules['pyspiel'] = None\nimport mythzoo.adapters.openspiel"
