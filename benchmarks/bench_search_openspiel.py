@@ -47,6 +47,7 @@ except ImportError:
 
 import mythzoo.adapters.openspiel  # noqa: F401  (registers the mythzoo_* games)
 from mythzoo.envs import spec as game_spec
+from mythzoo.evaluation.stats import wilson_interval
 from mythzoo.policies.search import SearchPolicy
 
 BOTS = ("openspiel", "mythzoo")
@@ -100,16 +101,6 @@ def play(task: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     return {"returns": state.returns(), "bots": list(bot_of_player), "decisions": decisions, "cpu": cpu}
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
-
-
 def summarize(game_string: str, results: list[dict[str, Any]]) -> dict[str, Any]:
     decisions = {b: sum(r["decisions"][b] for r in results) for b in BOTS}
     cpu = {b: sum(r["cpu"][b] for r in results) for b in BOTS}
@@ -131,7 +122,7 @@ def summarize(game_string: str, results: list[dict[str, Any]]) -> dict[str, Any]
             score[bot] += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
     n = len(results)
     out["wins"] = {b: score[b] for b in BOTS}
-    out["mythzoo_win_rate"] = [score["mythzoo"] / n, *wilson(score["mythzoo"], n)]
+    out["mythzoo_win_rate"] = [score["mythzoo"] / n, *wilson_interval(score["mythzoo"], n)]
     return out
 
 

@@ -499,48 +499,19 @@ def test_ctrl_c_in_a_terminal_stops_every_process_and_saves(tmp_path: Path) -> N
     """A real Ctrl-C: SIGINT to the whole process group (what a terminal sends), with the game
     workers running in their own processes. The run exits 130 with no traceback, says where the
     snapshot is and how to resume, and leaves no process of its group behind."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
+    from interrupting import ctrl_c_while_training, group_ends
 
     from mythzoo.policies.registry import Registry
 
-    argv = [sys.executable, "-m", "mythzoo", "train", "mythic_baths", "--registry", str(tmp_path / "registry"),
-            "total_timesteps=50000", "max_minutes=3", "num_envs=4", "num_workers=2", "n_steps=64", "batch_size=128", "n_epochs=1",
-            "net_arch=[16,16]", "pretrain_teacher=null", "bc_coef=0", "snapshot_every=10000000", "eval_games=0",
-            f"run_dir={tmp_path / 'runs'}", "name=tiny"]  # a progress line every 10% of the total: soon
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stderr is not None
-    seen: list[str] = []
-    try:
-        for line in proc.stderr:  # wait until PPO is stepping (a progress line), then press Ctrl-C
-            seen.append(line)
-            if " step" in line and "train mythic_baths_v1" in line:
-                break
-        else:
-            pytest.fail("training ended before it printed progress:\n" + "".join(seen))
-        os.killpg(proc.pid, signal.SIGINT)
-        _, rest = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    err = "".join(seen) + rest
-    assert proc.returncode == 130, err
+    rc, err, pgid = ctrl_c_while_training([
+        "mythic_baths", "--registry", str(tmp_path / "registry"), "total_timesteps=50000", "max_minutes=3", "num_envs=4", "num_workers=2",
+        "n_steps=64", "batch_size=128", "n_epochs=1", "net_arch=[16,16]", "pretrain_teacher=null", "bc_coef=0",
+        "snapshot_every=10000000", "eval_games=0", f"run_dir={tmp_path / 'runs'}", "name=tiny"])  # a progress line every 10%: soon
+    assert rc == 130, err
     assert "Traceback" not in err, err
     saved = Registry(tmp_path / "registry").resolve("tiny@latest")
     assert f"saved {saved.id}" in err and "resume with: mythzoo train mythic_baths_v1" in err
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:  # the game workers exit with the main process
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.2)
-    else:
-        pytest.fail("processes of the interrupted run are still alive")
+    assert group_ends(pgid, 10), "processes of the interrupted run are still alive"  # the game workers exit with the main process
 
 
 def test_learning_rate_final_anneals_linearly_over_the_step_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
