@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mythzoo.envs import mythic_baths_v1, mythsgate_v1, mythwind_innkeeper_v3
+from mythzoo.envs import mythic_baths_v1, mythsgate_v2, mythwind_innkeeper_v3
 from mythzoo.envs.core.errors import IllegalActionError, RetiredEnvError
 from mythzoo.envs.core.spec import GameSpec
 from mythzoo.envs.mythic_baths.spec import SPEC as MYTHIC_BATHS
@@ -138,5 +138,5 @@ for _spec in GAMES:
 
 __all__ = [
     "ALIASES", "ENVS", "GAMES", "GYMNASIUM_ENVS", "SPECS", "GameSpec", "IllegalActionError", "RetiredEnvError", "make",
-    "mythic_baths_v1", "mythsgate_v1", "mythwind_innkeeper_v3", "register", "resolve", "retired", "spec", "unregister",
+    "mythic_baths_v1", "mythsgate_v2", "mythwind_innkeeper_v3", "register", "resolve", "retired", "spec", "unregister",
 ]

@@ -1,5 +1,5 @@
-"""Mythsgate, version 1: ``env()`` (standard wrapper behaviour) and ``raw_env`` (raises on illegal actions)."""
+"""Retired: ``mythsgate_v2`` replaced version 1 (rules, observations or rewards changed); importing this raises."""
 
-from mythzoo.envs.mythsgate.env import env, raw_env
+from mythzoo.envs.core.errors import RetiredEnvError
 
-__all__ = ["env", "raw_env"]
+raise ImportError(str(RetiredEnvError("mythsgate_v1", "mythsgate_v2")))

@@ -59,5 +59,5 @@ def test_the_presets_are_found_through_the_configs_package() -> None:
     import importlib.resources
 
     assert CONFIG_ROOT.samefile(str(importlib.resources.files("mythzoo.configs")))
-    assert load_config(None, env="mythsgate_v1").env_kwargs == {"num_heroes": 2}
+    assert load_config(None, env="mythsgate_v2").env_kwargs == {"num_heroes": 2}
     assert load_config("mythic_baths/quick.yaml").total_timesteps == 150_000

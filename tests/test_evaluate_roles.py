@@ -26,7 +26,7 @@ from mythzoo.evaluation import (
 )
 from mythzoo.envs import spec
 
-GATE = "mythsgate_v1"
+GATE = "mythsgate_v2"
 INN = "mythwind_innkeeper_v3"
 
 

@@ -113,7 +113,7 @@ def reference_game(env_name: str, kw: dict, refs: list[str], seed: int) -> GameR
 @pytest.mark.parametrize("env_name,kw,refs", [
     ("mythic_baths_v1", {"num_players": 3}, ["heuristic", "random", "random"]),
     ("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense"}, ["random", "heuristic"]),
-    ("mythsgate_v1", {"num_heroes": 2}, ["heuristic", "random", "heuristic"]),
+    ("mythsgate_v2", {"num_heroes": 2}, ["heuristic", "random", "heuristic"]),
     ("mythwind_innkeeper_v3", {}, ["heuristic"]),
 ])
 def test_the_runner_plays_the_same_game_as_the_per_game_loop(env_name: str, kw: dict, refs: list[str]) -> None:
@@ -140,7 +140,7 @@ class ObsHash(BasePolicy):
 
 def test_lockstep_waves_give_every_game_its_own_result_with_one_call_per_policy_and_role() -> None:
     def tables(games: int) -> list[Table]:
-        return [Table(GameRecord("mythsgate_v1", {}, 3, 100 + g, ["a", "b", "b"], [None] * 3), ["a", "b", "b"]) for g in range(games)]
+        return [Table(GameRecord("mythsgate_v2", {}, 3, 100 + g, ["a", "b", "b"], [None] * 3), ["a", "b", "b"]) for g in range(games)]
 
     alone = []
     for t in tables(5):

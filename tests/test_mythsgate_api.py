@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mythzoo.envs import mythsgate_v1
+from mythzoo.envs import mythsgate_v2
 
 HERO_COUNTS = [1, 2, 3, 4, 5]
 
@@ -48,7 +48,7 @@ def play_steps(e, seed: int, steps: int) -> None:
 
 
 def test_the_invoker_and_the_heroes_have_different_sizes() -> None:
-    e = mythsgate_v1.env(num_heroes=3)
+    e = mythsgate_v2.env(num_heroes=3)
     assert e.possible_agents == ["invoker", "hero_0", "hero_1", "hero_2"]
     inv = (e.observation_space("invoker")["observation"].shape, e.action_space("invoker").n)
     hero = (e.observation_space("hero_0")["observation"].shape, e.action_space("hero_0").n)
@@ -57,7 +57,7 @@ def test_the_invoker_and_the_heroes_have_different_sizes() -> None:
 
 
 def test_resample_hidden_is_seeded_and_keeps_the_own_view() -> None:
-    e = mythsgate_v1.raw_env(num_heroes=3)
+    e = mythsgate_v2.raw_env(num_heroes=3)
     play_steps(e, 5, 40)
     for agent in ("invoker", "hero_1"):
         a, b, c = e.resample_hidden(agent, 1), e.resample_hidden(agent, 1), e.resample_hidden(agent, 2)
@@ -70,7 +70,7 @@ def test_resample_hidden_is_seeded_and_keeps_the_own_view() -> None:
 
 @pytest.mark.parametrize("num_heroes", HERO_COUNTS)
 def test_team_rewards_zero_sum_and_shared_by_the_heroes(num_heroes: int) -> None:
-    e = mythsgate_v1.env(num_heroes=num_heroes)
+    e = mythsgate_v2.env(num_heroes=num_heroes)
     winners = set()
     for seed in range(30):  # random play draws often (a random Invoker rarely brings minions to the Castle)
         traj = play(e, seed=seed, policy_seed=seed)
@@ -89,8 +89,8 @@ def test_team_rewards_zero_sum_and_shared_by_the_heroes(num_heroes: int) -> None
 
 @pytest.mark.parametrize("face", ["env", "raw_env"])
 def test_round_cap_truncates_as_a_draw(face: str) -> None:
-    e = getattr(mythsgate_v1, face)(num_heroes=2, max_rounds=1)
-    assert e.unwrapped.max_turns == 1 and mythsgate_v1.env().unwrapped.max_rounds == 30
+    e = getattr(mythsgate_v2, face)(num_heroes=2, max_rounds=1)
+    assert e.unwrapped.max_turns == 1 and mythsgate_v2.env().unwrapped.max_rounds == 30
     for seed in range(20):
         traj = play(e, seed=seed, policy_seed=seed)
         ends = [t for t in traj if len(t) == 4]
@@ -103,7 +103,7 @@ def test_round_cap_truncates_as_a_draw(face: str) -> None:
 
 @pytest.mark.parametrize("num_heroes", [1, 5])
 def test_render_ansi_draws_the_map_and_hides_hands(num_heroes: int) -> None:
-    e = mythsgate_v1.env(num_heroes=num_heroes, render_mode="ansi")
+    e = mythsgate_v2.env(num_heroes=num_heroes, render_mode="ansi")
     play_steps(e, 3, 50)
     text = e.render()
     assert isinstance(text, str) and "Mythsgate" in text and "Portal" not in text.split("\n")[0]
@@ -113,6 +113,6 @@ def test_render_ansi_draws_the_map_and_hides_hands(num_heroes: int) -> None:
     hero_view = u.render_text(1)
     assert "Invoker's hand" in inv_view and "League's hands" not in inv_view
     assert "League's hands" in hero_view and "Invoker's hand" not in hero_view
-    human = mythsgate_v1.env(num_heroes=num_heroes, render_mode="human")
+    human = mythsgate_v2.env(num_heroes=num_heroes, render_mode="human")
     human.reset(seed=0)
     assert human.render() is None

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mythzoo.envs import mythsgate_v1
+from mythzoo.envs import mythsgate_v2
 from mythzoo.envs.mythsgate.gamedata import DEFAULT_DATA, DataError
 
 
 def _started(face: str = "raw_env", k: int = 2, steps: int = 25):
-    e = getattr(mythsgate_v1, face)(num_heroes=k)
+    e = getattr(mythsgate_v2, face)(num_heroes=k)
     for seed in range(50):
         e.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -51,7 +51,7 @@ def _started(face: str = "raw_env", k: int = 2, steps: int = 25):
 )
 def test_bad_constructor_arguments(face: str, kwargs: dict, error, match: str) -> None:
     with pytest.raises(error, match=match):
-        getattr(mythsgate_v1, face)(**kwargs)
+        getattr(mythsgate_v2, face)(**kwargs)
 
 
 # ------------------------------------------------------------------------------- set_state
@@ -151,7 +151,7 @@ def test_bad_data_file_gives_a_clear_error(tmp_path: Path, fname: str, edit, mat
     d = _copy_data(tmp_path)
     _edit(d / fname, edit)
     with pytest.raises(DataError, match=match) as info:
-        mythsgate_v1.env(data=d)
+        mythsgate_v2.env(data=d)
     assert fname in str(info.value)
 
 
@@ -159,16 +159,16 @@ def test_a_data_folder_missing_one_file(tmp_path: Path) -> None:
     d = _copy_data(tmp_path)
     (d / "map.json").unlink()
     with pytest.raises(DataError, match="cannot read.*map.json"):
-        mythsgate_v1.env(data=d)
+        mythsgate_v2.env(data=d)
 
 
 def test_replaced_data_folder_is_used_and_recorded_in_the_config(tmp_path: Path) -> None:
     d = _copy_data(tmp_path)
     _edit(d / "characters.json", lambda c: c["heroes"][0].__setitem__("strength", 5))
-    e = mythsgate_v1.env(data=d, num_heroes=1)
+    e = mythsgate_v2.env(data=d, num_heroes=1)
     e.reset(seed=0)
     assert e.unwrapped.rules.heroes[0].strength == 5
-    assert e.unwrapped.config["data"] != mythsgate_v1.env(num_heroes=1).unwrapped.config["data"]
-    other = mythsgate_v1.env(num_heroes=1)
+    assert e.unwrapped.config["data"] != mythsgate_v2.env(num_heroes=1).unwrapped.config["data"]
+    other = mythsgate_v2.env(num_heroes=1)
     with pytest.raises(ValueError, match="config"):
         other.set_state(e.get_state())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mythzoo.envs import mythsgate_v1
+from mythzoo.envs import mythsgate_v2
 from mythzoo.envs.mythsgate.gamedata import load_data
 from mythzoo.envs.mythsgate.rules import MythsgateRules
 from mythzoo.envs.mythsgate.spec import SPEC
@@ -51,7 +51,7 @@ def test_the_bound_holds_for_short_caps_and_other_characters(num_heroes: int, ma
 
 def test_the_bound_counts_env_steps() -> None:
     """The env takes one step per decision: its games are as long as the rules' and within the bound."""
-    e = mythsgate_v1.env(num_heroes=2, max_rounds=5)
+    e = mythsgate_v2.env(num_heroes=2, max_rounds=5)
     bound = SPEC.decision_bound({"num_heroes": 2, "max_rounds": 5})
     rng = np.random.default_rng(0)
     for seed in range(10):

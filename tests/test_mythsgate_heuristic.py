@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mythzoo.envs import mythsgate_v1
+from mythzoo.envs import mythsgate_v2
 from mythzoo.policies.base import RandomPolicy
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.policies.mythsgate_heuristic import MythsgateHeuristic
@@ -35,7 +35,7 @@ def _play(env, invoker, heroes, seed: int, rows: dict | None = None, actions: li
 
 @pytest.mark.parametrize("num_heroes", [1, 2, 3, 5])
 def test_only_legal_actions_and_batched_equals_unbatched(num_heroes: int) -> None:
-    env = mythsgate_v1.env(num_heroes=num_heroes)
+    env = mythsgate_v2.env(num_heroes=num_heroes)
     heur = MythsgateHeuristic(env, seed=0)
     rows: dict = {}
     rng = np.random.default_rng(num_heroes)
@@ -56,7 +56,7 @@ def test_only_legal_actions_and_batched_equals_unbatched(num_heroes: int) -> Non
 
 
 def test_deterministic_for_a_seed() -> None:
-    env = mythsgate_v1.env(num_heroes=2)
+    env = mythsgate_v2.env(num_heroes=2)
     runs = []
     for _ in range(2):
         a: list = []
@@ -66,7 +66,7 @@ def test_deterministic_for_a_seed() -> None:
 
 
 def test_registered_as_the_mythsgate_heuristic() -> None:
-    env = mythsgate_v1.env(num_heroes=3)
+    env = mythsgate_v2.env(num_heroes=3)
     policy = make_baseline("heuristic", env, seed=0)
     assert isinstance(policy, MythsgateHeuristic)
     mask = np.zeros(env.action_space("invoker").n, np.int8)
@@ -75,7 +75,7 @@ def test_registered_as_the_mythsgate_heuristic() -> None:
 
 
 def _rates(num_heroes: int, invoker: str, heroes: str, games: int, seed0: int) -> tuple[int, int, int]:
-    env = mythsgate_v1.env(num_heroes=num_heroes)
+    env = mythsgate_v2.env(num_heroes=num_heroes)
     make = {"heuristic": lambda s: MythsgateHeuristic(env, seed=s), "random": lambda s: RandomPolicy(s)}
     wins = {0: 0, 1: 0, -1: 0}
     for g in range(games):
@@ -108,7 +108,7 @@ def test_heuristic_heroes_beat_random_invoker() -> None:
 
 def _hero_attacks(num_heroes: int, games: int) -> tuple[int, int]:
     """(heroes' attacks on minions on the Portal's side with another minion in play, all heroes' attacks)."""
-    env = mythsgate_v1.env(num_heroes=num_heroes)
+    env = mythsgate_v2.env(num_heroes=num_heroes)
     u = env.unwrapped
     gd = u.data
     adj_out = [[y for y in gd.adj[x] if not gd.castle[y]] for x in range(gd.num_spaces)]
@@ -146,7 +146,7 @@ def test_heroes_leave_the_portal_side_alone_with_three_heroes_or_more() -> None:
 def test_weak_hero_keeps_its_last_move_off_the_portal_side_with_three_heroes_or_more() -> None:
     # With three heroes or more a hero of three cards or fewer never walks with its last action onto the
     # Portal or a space next to it (it would stand there, unable to act, through the Invoker's turn).
-    env = mythsgate_v1.env(num_heroes=3)
+    env = mythsgate_v2.env(num_heroes=3)
     u = env.unwrapped
     gd = u.data
     portal_side = {gd.portal, *(y for y in gd.adj[gd.portal] if not gd.castle[y])} - {

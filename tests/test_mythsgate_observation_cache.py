@@ -12,7 +12,7 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
-from mythzoo.envs import mythsgate_v1
+from mythzoo.envs import mythsgate_v2
 from mythzoo.envs.mythsgate.gamedata import load_data
 from mythzoo.envs.mythsgate.rules import DERIVED_FIELDS, STATE_FIELDS, State
 from oracles.mythsgate import reference_observation
@@ -60,7 +60,7 @@ def _play_and_compare(e, seed: int, rng: np.random.Generator) -> int:
 def test_observation_equals_the_reference_at_every_step(num_heroes: int) -> None:
     steps = 0
     for chars in CHARACTER_SETS[num_heroes]:
-        e = mythsgate_v1.raw_env(num_heroes=num_heroes, characters=chars)
+        e = mythsgate_v2.raw_env(num_heroes=num_heroes, characters=chars)
         rng = np.random.default_rng(100 + num_heroes)
         games = (4 if chars is None else 2) if num_heroes <= 2 else (2 if chars is None else 1)  # longer games with more heroes
         for game in range(games):
@@ -69,7 +69,7 @@ def test_observation_equals_the_reference_at_every_step(num_heroes: int) -> None
 
 
 def test_env_observation_equals_the_reference_through_the_aec_loop() -> None:
-    e = mythsgate_v1.env(num_heroes=3)
+    e = mythsgate_v2.env(num_heroes=3)
     rng = np.random.default_rng(7)
     for game in range(3):
         e.reset(seed=game)
@@ -84,7 +84,7 @@ def test_env_observation_equals_the_reference_through_the_aec_loop() -> None:
 def test_interleaved_states_share_one_observer() -> None:
     """Two games (and clones of their states) observed in turn through the same observer: a block
     cached for one state is never shown for the other."""
-    a, b = mythsgate_v1.raw_env(num_heroes=3), mythsgate_v1.raw_env(num_heroes=3)
+    a, b = mythsgate_v2.raw_env(num_heroes=3), mythsgate_v2.raw_env(num_heroes=3)
     b.observer = a.observer  # one observer (as deep copies of an env share theirs)
     a.reset(seed=1)
     b.reset(seed=2)
@@ -105,7 +105,7 @@ def test_rules_and_state_carry_no_observation_bookkeeping() -> None:
     names = {f.name for f in fields(State)}
     assert DERIVED_FIELDS == ("legal",)
     assert names == set(STATE_FIELDS) | {"rng", "legal"}  # the game and the legal-action cache, nothing else
-    e = mythsgate_v1.env(num_heroes=2)
+    e = mythsgate_v2.env(num_heroes=2)
     e.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(40):
@@ -119,14 +119,14 @@ def test_rules_and_state_carry_no_observation_bookkeeping() -> None:
 
 
 def test_get_state_set_state_deepcopy_and_pickle_give_the_same_observations() -> None:
-    e = mythsgate_v1.env(num_heroes=2)
+    e = mythsgate_v2.env(num_heroes=2)
     e.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(40):
         legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
         e.step(int(legal[rng.integers(legal.size)]))
     before = {a: e.observe(a)["observation"].copy() for a in e.possible_agents}
-    other = mythsgate_v1.env(num_heroes=2)
+    other = mythsgate_v2.env(num_heroes=2)
     other.set_state(e.get_state())
     for a in e.possible_agents:
         np.testing.assert_array_equal(other.observe(a)["observation"], before[a])
@@ -149,7 +149,7 @@ def test_get_state_set_state_deepcopy_and_pickle_give_the_same_observations() ->
 def test_state_edited_by_hand_is_observed_as_it_is() -> None:
     """Scenario code edits a state in place, without telling anyone (not even ``legal = None``):
     the next observations show the edited values."""
-    e = mythsgate_v1.raw_env(num_heroes=2)
+    e = mythsgate_v2.raw_env(num_heroes=2)
     e.reset(seed=5)
     for a in e.possible_agents:
         e.observe(a)
@@ -170,3 +170,46 @@ def test_state_edited_by_hand_is_observed_as_it_is() -> None:
     s.round, s.h_taken, s.inv_left, s.ban4 = 77, 23, 31, 2  # values past what a game reaches (validate rejects some)
     for a in e.possible_agents:
         _assert_reference(e, a, e.observe(a)["observation"], "out of range")
+
+
+def test_observation_shows_which_minions_ability_awaits_its_target() -> None:
+    """Rulebook, Dragon and Cyclops: the Invoker chooses the target of one minion's ability. Two states
+    that differ only in which Cyclops resolves have different legal targets, so the observation (not
+    only the mask) says which minion it is (``ability_minion``, new in mythsgate_v2)."""
+    import json
+    from pathlib import Path
+
+    from mythzoo.envs.mythsgate.rules import P_CYCLOPS, P_DRAGON
+
+    data = json.loads((Path(__file__).parent / "data" / "mythsgate_two_cyclopes.json").read_text())
+    e = mythsgate_v2.raw_env(num_heroes=2)
+    e.reset(seed=0)
+    rules, observer = e.rules, e.observer
+    piece = e.observation_layout("invoker").by_name["ability_minion"]
+    views = []
+    for key in ("a", "b"):
+        s = rules.from_json(data[key])
+        assert s.phase == P_CYCLOPS and rules.current_player(s) == 0
+        obs = observer.observation(s, 0)
+        one_hot = obs[piece.offset : piece.offset + piece.size]
+        assert one_hot.tolist() == [1.0 if m == s.ab_minion else 0.0 for m in range(piece.size)]
+        views.append((obs, rules.legal_actions(s)))
+    (obs_a, legal_a), (obs_b, legal_b) = views
+    assert legal_a != legal_b and not np.array_equal(obs_a, obs_b)
+    # Outside those phases the piece is zero, for every seat, over random play.
+    rng = np.random.default_rng(5)
+    s = rules.initial_state(5)
+    seen_pending = 0
+    for _ in range(3000):
+        if rules.current_player(s) < 0:
+            s = rules.initial_state(int(rng.integers(1 << 30)))
+            continue
+        for seat, agent in enumerate(e.possible_agents):
+            p = e.observation_layout(agent).by_name["ability_minion"]
+            got = observer.observation(s, seat)[p.offset : p.offset + p.size]
+            pending = s.phase in (P_DRAGON, P_CYCLOPS)
+            seen_pending += pending
+            assert got.sum() == (1.0 if pending else 0.0) and (not pending or got[s.ab_minion] == 1.0)
+        legal = rules.legal_actions(s)
+        rules.apply(s, int(legal[rng.integers(len(legal))]))
+    assert seen_pending > 0

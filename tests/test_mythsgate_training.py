@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from mythzoo.envs import mythsgate_v1
+from mythzoo.envs import mythsgate_v2
 from mythzoo.policies.base import RandomPolicy
 from mythzoo.training.config import from_dict
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
@@ -26,7 +26,7 @@ def _pools() -> dict[str, OpponentPool]:
 def test_hero_learner_gets_the_teams_result_when_the_invoker_ends_the_game() -> None:
     """The League shares one reward: a hero learner gets +1/-1 even when the game ends on the
     invoker's move or a teammate's, and its teammates are drawn from the hero pool."""
-    vec = SelfPlayVecEnv(lambda: mythsgate_v1.env(num_heroes=2), 6, _pools(), learner_agents=["hero_0", "hero_1"], seed=0)
+    vec = SelfPlayVecEnv(lambda: mythsgate_v2.env(num_heroes=2), 6, _pools(), learner_agents=["hero_0", "hero_1"], seed=0)
     ended_by: dict[int, str] = {}
     for i, game in enumerate(vec.games):
         orig = game.step
@@ -62,7 +62,7 @@ def test_short_run_trains_both_roles_and_the_checkpoints_play(tmp_path: Path) ->
     from mythzoo.training.ppo import train
 
     cfg = from_dict({
-        "env": "mythsgate_v1", "env_kwargs": {"num_heroes": 2}, "total_timesteps": 256, "role_phase_steps": 128,
+        "env": "mythsgate_v2", "env_kwargs": {"num_heroes": 2}, "total_timesteps": 256, "role_phase_steps": 128,
         "num_envs": 4, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [16, 16],
         "baselines": ["random", "heuristic"], "snapshot_every": 128, "eval_every": 256, "eval_games": 4,
         "registry": str(tmp_path / "reg"), "run_dir": str(tmp_path / "runs"), "progress": False, "name": "mg",
@@ -70,7 +70,7 @@ def test_short_run_trains_both_roles_and_the_checkpoints_play(tmp_path: Path) ->
     summary = train(cfg)
     assert set(summary["roles"]) == {"invoker", "hero"}
     reg = Registry(tmp_path / "reg")
-    env = mythsgate_v1.env(num_heroes=2)
+    env = mythsgate_v2.env(num_heroes=2)
     policies = {role: load_policy(f"mg-{role}@latest", env, registry=reg, seed=0) for role in ("invoker", "hero")}
     assert {role: reg.resolve(f"mg-{role}@latest").role for role in policies} == {"invoker": "invoker", "hero": "hero"}
     env.reset(seed=1)
@@ -84,7 +84,7 @@ def test_short_run_trains_both_roles_and_the_checkpoints_play(tmp_path: Path) ->
 def test_the_heroes_are_one_team_and_share_every_final_reward() -> None:
     """Rulebook: the heroes of the Atari League win or lose together against the Great Invoker.
     The env declares them one team, and every decided game pays them all the same reward."""
-    env = mythsgate_v1.env(num_heroes=3)
+    env = mythsgate_v2.env(num_heroes=3)
     u = env.unwrapped
     assert {a: u.agent_team(a) for a in env.possible_agents} == {"invoker": "invoker", "hero_0": "hero", "hero_1": "hero", "hero_2": "hero"}
     rng = np.random.default_rng(0)
@@ -118,7 +118,7 @@ def test_evaluating_a_hero_learner_plays_it_in_every_hero_seat_and_counts_a_leag
     from mythzoo.training.batch_eval import evaluate_vs
 
     learner, opponent = _Recorder(1), _Recorder(2)
-    res = evaluate_vs(lambda: mythsgate_v1.env(num_heroes=2), learner, opponent, 40, seed=3, learner_agents=["hero_0", "hero_1"])
+    res = evaluate_vs(lambda: mythsgate_v2.env(num_heroes=2), learner, opponent, 40, seed=3, learner_agents=["hero_0", "hero_1"])
     assert learner.seats <= {"hero_0", "hero_1"} and opponent.seats == {"invoker"}, (learner.seats, opponent.seats)
     returns = np.array([res["returns"][g] for g in range(40)])
     assert (returns > 0).any(), "the League won some games"

@@ -141,7 +141,7 @@ PADDED_GAMES = [n for n in GAME_NAMES if len({make(n).action_space(a).n for a in
 
 
 def test_some_game_has_padded_actions() -> None:
-    assert "mythsgate_v1" in PADDED_GAMES
+    assert "mythsgate_v2" in PADDED_GAMES
 
 
 @pytest.mark.parametrize("form", FORMS)

@@ -20,7 +20,7 @@ def test_long_labels_wrap_and_heatmap_text_contrasts() -> None:
     from matplotlib.colors import Normalize
     from matplotlib.pyplot import get_cmap
 
-    assert all(len(line) <= 18 for line in _wrap("invoker:mythsgate_v1-ppo-invoker@best").splitlines())
+    assert all(len(line) <= 18 for line in _wrap("invoker:mythsgate_v2-ppo-invoker@best").splitlines())
     cmap, norm = get_cmap("RdBu"), Normalize(0, 1)
     assert _ink(cmap, norm, 0.0) == "white" and _ink(cmap, norm, 1.0) == "white" and _ink(cmap, norm, 0.5) == "black"
 

@@ -89,7 +89,7 @@ def test_worker_settings_are_checked() -> None:
         from_dict({"num_workers": 8, "num_envs": 4})
 
 
-@pytest.mark.parametrize("env, env_kwargs", [("mythic_baths_v1", {"num_players": 2}), ("mythsgate_v1", {"num_heroes": 2})])
+@pytest.mark.parametrize("env, env_kwargs", [("mythic_baths_v1", {"num_players": 2}), ("mythsgate_v2", {"num_heroes": 2})])
 def test_short_training_run_with_worker_processes(tmp_path: Path, env: str, env_kwargs: dict) -> None:
     # Two workers: the rollouts are pipelined; in Mythsgate, one learner per role takes turns.
     from mythzoo.policies.registry import Registry

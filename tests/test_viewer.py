@@ -277,7 +277,7 @@ def test_view_cli_prints_the_url_and_serves_the_record(tmp_path: Path) -> None:
             conn = http.client.HTTPConnection("127.0.0.1", int(m.group(1)), timeout=30)
             conn.request("GET", "/api/game")
             meta = json.loads(conn.getresponse().read())
-            assert meta["mode"] == "replay" and meta["env"] == "mythsgate_v1" and meta["frames"] == len(load_records(record)[0].actions) + 1
+            assert meta["mode"] == "replay" and meta["env"] == "mythsgate_v2" and meta["frames"] == len(load_records(record)[0].actions) + 1
         finally:
             proc.terminate()
             proc.wait(timeout=30)

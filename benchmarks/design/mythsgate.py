@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from mythzoo.envs import mythsgate_v1
+from mythzoo.envs import mythsgate_v2
 from mythzoo.envs.mythsgate.rules import INVOKER
 from mythzoo.evaluation import mean_interval, wilson_interval
 from mythzoo.policies.base import RandomPolicy
@@ -42,7 +42,7 @@ STAT_KEYS = (
 
 def play(num_heroes: int, pairing: str, seed: int) -> dict[str, Any]:
     """One seeded game; the winner (0 Invoker, 1 League, -1 draw) and its economy figures."""
-    env = mythsgate_v1.raw_env(num_heroes=num_heroes)
+    env = mythsgate_v2.raw_env(num_heroes=num_heroes)
     heur = MythsgateHeuristic(env, seed=seed)
     inv_kind, hero_kind = pairing.split("-")
     inv = heur if inv_kind == "heuristic" else RandomPolicy(seed * 2 + 1)

@@ -1,7 +1,7 @@
 """Mythsgate as a PettingZoo AEC environment: the Great Invoker against the Atari League.
 
 =================  =====================================================================
-Import             ``from mythzoo.envs import mythsgate_v1``
+Import             ``from mythzoo.envs import mythsgate_v2``
 Agents             ``invoker``, ``hero_0`` ... ``hero_{k-1}``, ``num_heroes`` = 1..5
 Actions            per role: the Invoker's ``Discrete(n_inv)``, every hero's ``Discrete(n_hero)``
                    (sizes in ``docs/rules/mythsgate.md``); every decision is one step
@@ -38,7 +38,7 @@ class raw_env(MythzooAECEnv):
 
     renderer = staticmethod(render_text)  # render_text(rules, state, seat)
     image_renderer = staticmethod(render_image)  # render_image(rules, state, seat)
-    env_name = "mythsgate_v1"
+    env_name = "mythsgate_v2"
     team_roles = ("hero",)  # the heroes win or lose together: "every hero gets the League's reward"
 
     def __init__(

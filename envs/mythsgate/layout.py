@@ -78,6 +78,7 @@ class MythsgateLayout:
             ("combat", (len(COMBAT_FIELDS),), "The combat in progress: on, started by the hero, against an encounter (its Strength/10, Power/5), totals so far/20, hero's card maximum/5, the Invoker's draws/5, books and tokens used, Kraken cards seen/picks left (/5).", [COMBAT_FIELDS]),
             ("combat_hero", (MAX_HEROES,), "One-hot hero slot in the combat.", [slots]),
             ("combat_minion", (NUM_MINIONS,), "One-hot minion in the combat.", [mins]),
+            ("ability_minion", (NUM_MINIONS,), "One-hot minion whose ability (Dragon, Cyclops) waits for the Invoker to choose its target (zero otherwise): the mask alone does not say which.", [mins]),
             ("combat_hero_cards", (K,), "Power cards the hero has played in this combat (/3).", [kinds]),
             ("combat_inv_cards", (K,), "Power cards drawn for the Invoker's side in this combat (/3).", [kinds]),
             ("place", (len(self.place_fields),), "A piece waiting to be placed: hero/minion, which hero slot or minion, and whether you place it.", [self.place_fields]),

@@ -254,6 +254,8 @@ class MythsgateObserver:
             a = s.actor
             parts[sl.mover] = self.mover_rows[0 if a == 0 else 1 + (a - 1 - first) % k]
         parts[sl.me] = self.me_rows[seat]
+        if s.ab_minion >= 0:  # which minion's ability waits for its target (P_DRAGON / P_CYCLOPS)
+            parts[sl.ability_minion] = self.minion_onehot[s.ab_minion]
         # The cached blocks: each group of state values is compared (list by list, C speed, no
         # allocation) with the copies its blocks were packed from; a group that differs is repacked.
         c = self._c_heroes  # copies of the HERO_KEYS lists; each that differs is diffed hero by hero

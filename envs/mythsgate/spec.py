@@ -64,9 +64,9 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
 
 SPEC = GameSpec(
     name="mythsgate",
-    version=1,
+    version=2,
     title="Mythsgate: the Great Invoker against 1-5 heroes of the Atari League",
-    module="mythzoo.envs.mythsgate_v1",
+    module="mythzoo.envs.mythsgate_v2",
     kind="roles",
     roles=("invoker", "hero"),
     team_roles=("hero",),  # "every hero gets the League's reward"

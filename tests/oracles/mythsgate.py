@@ -66,6 +66,8 @@ def reference_observation(env: Any, agent: str) -> np.ndarray:
     if not s.over:
         w.set("mover", [0 if s.actor == 0 else 1 + slot_of[s.actor - 1]], 1.0)
     w.set("me", [seat], 1.0)
+    if s.ab_minion >= 0:  # the minion whose ability waits for its target
+        w.set("ability_minion", [s.ab_minion], 1.0)
     game = {
         "round_frac": s.round / env.max_rounds, "gems": s.gems / 10.0, "treasure": (10 - s.gems) / 10.0, "heroes": k / 5.0,
         "inv_actions_left": s.inv_left / 6.0, "ban3": s.ban3, "ban4": s.ban4, "life_supply": s.life_supply / 15.0,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mythzoo.envs import GAMES, mythic_baths_v1, mythsgate_v1, mythwind_innkeeper_v3
+from mythzoo.envs import GAMES, mythic_baths_v1, mythsgate_v2, mythwind_innkeeper_v3
 
 GAME_IDS = [g.name for g in GAMES]
 
@@ -98,7 +98,7 @@ def test_rng_field_unknown_or_missing_key_is_refused(spec):
     ],
 )
 def test_mythsgate_queue_task_contents_are_validated(task, match):
-    e = mythsgate_v1.raw_env(num_heroes=2)
+    e = mythsgate_v2.raw_env(num_heroes=2)
     e.reset(seed=1)
     e.step(e.legal_actions()[0])
     s = e.get_state()
@@ -107,7 +107,7 @@ def test_mythsgate_queue_task_contents_are_validated(task, match):
 
 
 def test_mythsgate_queue_hero_index_far_out_of_range_is_refused():
-    e = mythsgate_v1.raw_env(num_heroes=2)
+    e = mythsgate_v2.raw_env(num_heroes=2)
     e.reset(seed=1)
     s = e.get_state()
     assert s["game"]["queue"], "setup places the heroes through the queue"
@@ -298,7 +298,7 @@ def test_mythsgate_characters_non_object_armour_or_books_is_a_data_error(tmp_pat
         raw["books"] = bad
     (folder / "characters.json").write_text(json.dumps(raw))
     with pytest.raises(DataError, match=key) as info:
-        mythsgate_v1.raw_env(data=str(folder))
+        mythsgate_v2.raw_env(data=str(folder))
     assert "\n" not in str(info.value)
 
 
@@ -356,7 +356,7 @@ def test_mythic_baths_tatzelwurm_extra_beyond_the_ask_is_refused():
 
 
 def test_mythsgate_inv_hand_known_twice_is_refused():
-    e = _first_state(lambda: mythsgate_v1.raw_env(num_heroes=2), lambda g: bool(g["inv_hand_known"]), True)
+    e = _first_state(lambda: mythsgate_v2.raw_env(num_heroes=2), lambda g: bool(g["inv_hand_known"]), True)
     s = e.get_state()
     s["game"]["inv_hand_known"].insert(0, s["game"]["inv_hand_known"][0])
     _refused(e, s, "inv_hand_known")

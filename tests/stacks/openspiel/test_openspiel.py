@@ -389,9 +389,10 @@ def test_ismcts_searches_worlds_the_player_cannot_tell_apart() -> None:
 
 
 def test_the_observation_string_of_the_player_to_move_fixes_its_legal_actions() -> None:
-    """Two Mythsgate states that ISMCTS reached (seed 1): the invoker's tensors are equal, but a
-    different Cyclops resolves its ability, so his legal actions differ. OpenSpiel's ISMCTS keys its
-    nodes on the observation string and needs one action set per key (it raised KeyError here)."""
+    """Two Mythsgate states that ISMCTS reached (seed 1): a different Cyclops resolves its ability, so
+    the invoker's legal actions differ. OpenSpiel's ISMCTS keys its nodes on the observation string
+    and needs one action set per key (it raised KeyError here with mythsgate_v1, whose tensors were
+    equal: mythsgate_v2 observes which minion it is, and the string digests the legal actions too)."""
     import json
     from pathlib import Path
 
@@ -404,7 +405,7 @@ def test_the_observation_string_of_the_player_to_move_fixes_its_legal_actions() 
         states.append(state)
     a, b = states
     assert a.current_player() == b.current_player() == 0  # the invoker
-    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.observation_tensor(0) != b.observation_tensor(0)
     assert a.legal_actions() != b.legal_actions()
     assert a.observation_string(0) != b.observation_string(0)
     assert a.observation_string(0) == a.clone().observation_string(0)
