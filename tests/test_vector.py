@@ -159,3 +159,24 @@ def test_solo_game_is_a_gymnasium_vector_env_with_masks_and_same_step_autoreset(
     assert finals > 0
     with pytest.raises(ValueError, match="for solo games"):
         vector.make_gymnasium("mythic_baths", 2)
+
+
+def test_the_bound_benchmark_replays_the_same_games_through_every_loop(tmp_path, capsys) -> None:
+    """``benchmarks/bench_vector_bound.py`` runs (one game, one round) and writes one row per configuration
+    whose parts add up: the observer and the AEC layer are the differences of the measured loops."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_vector_bound
+
+    out = tmp_path / "bound.json"
+    assert bench_vector_bound.main(["--games", "1", "--repeats", "1", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == len(bench_vector_bound.CONFIGS)
+    for r in rows:
+        assert r["rules_us"] > 0 and r["rules_observer_us"] > 0
+        assert abs(r["rules_us"] + r["observer_us"] + r["aec_layer_us"] - r["env_us"]) < 1e-6
+        assert abs(r["ceiling"] - r["env_us"] / r["rules_observer_us"]) < 1e-9
+    assert "ceiling" in capsys.readouterr().out
