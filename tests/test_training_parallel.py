@@ -199,3 +199,87 @@ def test_a_group_cannot_be_sent_twice_or_received_idle() -> None:
         assert not any(par._in_flight)
     finally:
         par.close()
+
+
+# ---------------------------------------------------------------- mixed table sizes
+def test_games_cycle_through_the_env_kwargs_variants_and_the_learner_takes_every_seat() -> None:
+    from mythzoo.training.selfplay import game_maker
+
+    variants = [{"num_players": 2}, {"num_players": 3}, {"num_players": 4}]
+    vec = SelfPlayVecEnv(game_maker("mythic_baths_v1", variants), 6, _pool(), seed=1)
+    assert [len(a) for a in vec.game_agents] == [2, 3, 4, 2, 3, 4]
+    assert vec.learner_agents == ["player_0", "player_1", "player_2", "player_3"]
+    vec.reset()
+    rng = np.random.default_rng(0)
+    seats: dict[int, set[str]] = {3: set(), 4: set()}
+    for _ in range(3000):
+        masks = vec.action_masks()
+        assert masks.any(axis=1).all(), "the learner never sees an all-zero mask"
+        _, _, dones, infos = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        for i in np.flatnonzero(dones):
+            players = len(vec.game_agents[i])
+            assert len(infos[i]["opponents"]) == players - 1  # every other seat of that table has an opponent
+            assert infos[i]["learner_agent"] in vec.game_agents[i]
+            if players in seats:
+                seats[players].add(infos[i]["learner_agent"])
+    assert seats[4] == {"player_0", "player_1", "player_2", "player_3"}, seats
+    assert seats[3] == {"player_0", "player_1", "player_2"}, seats
+
+
+def test_workers_play_mixed_tables_as_in_process_vecenvs_do() -> None:
+    from mythzoo.training.selfplay import game_maker
+
+    variants = [{"num_players": 2}, {"num_players": 4}]
+    par = SubprocSelfPlayVecEnv("mythic_baths_v1", variants, 4, _pool(), num_workers=2, seed=4)
+    try:
+        seq = [SelfPlayVecEnv(game_maker("mythic_baths_v1", variants), 2, _pool(), seed=4 + WORKER_SEED_STRIDE * w) for w in range(2)]
+        np.testing.assert_array_equal(par.reset(), np.concatenate([v.reset() for v in seq]))
+        assert par.get_attr("num_agents") == [2, 4, 2, 4]
+        rng = np.random.default_rng(0)
+        for _ in range(200):
+            masks = par.action_masks()
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            o_p, r_p, d_p, _ = par.step(actions)
+            outs = [v.step(actions[2 * w:2 * w + 2]) for w, v in enumerate(seq)]
+            np.testing.assert_array_equal(o_p, np.concatenate([o[0] for o in outs]))
+            np.testing.assert_array_equal(r_p, np.concatenate([o[1] for o in outs]))
+    finally:
+        par.close()
+
+
+def test_training_on_mixed_table_sizes(tmp_path: Path) -> None:
+    from mythzoo.training.ppo import train
+
+    base = {"env": "mythic_baths_v1", "total_timesteps": 256, "num_envs": 4, "num_workers": 2, "n_steps": 64, "batch_size": 128,
+            "n_epochs": 1, "net_arch": [16, 16], "snapshot_every": 256, "eval_every": 256, "eval_games": 2,
+            "registry": "none", "run_dir": str(tmp_path / "runs"), "progress": False}
+    # Trained at 3 and 4 players, judged at 2 (eval_env_kwargs): the evaluation seats the learner at its table.
+    summary = train(from_dict({**base, "eval_every": 128, "eval_games": 4, "env_kwargs_variants": [{"num_players": 3}, {"num_players": 4}],
+                               "eval_env_kwargs": {"num_players": 2}}))
+    assert summary["steps"] >= 256
+    assert summary["history"] and all(0.0 <= row["win_rate_vs_random"] <= 1.0 for row in summary["history"]), summary["history"]
+    with pytest.raises(ValueError, match="at least one variant"):
+        from_dict({**base, "env_kwargs_variants": []})
+
+
+
+def test_variants_that_change_the_layout_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # No shipped env changes its layout with its arguments (one declared shape per game), so a
+    # variant that would is simulated: the spec read off a 3-player table gets another signature.
+    import dataclasses
+
+    from mythzoo.training import ppo
+
+    real = ppo.EnvSpec.from_env
+
+    def from_env(env):
+        spec = real(env)
+        return dataclasses.replace(spec, signature="changed") if len(env.possible_agents) == 3 else spec
+
+    monkeypatch.setattr(ppo.EnvSpec, "from_env", staticmethod(from_env))
+    cfg = from_dict({"env": "mythic_baths_v1", "total_timesteps": 64, "num_envs": 2, "n_steps": 32, "batch_size": 64, "net_arch": [8],
+                     "registry": "none", "run_dir": str(tmp_path / "runs"), "progress": False,
+                     "env_kwargs_variants": [{"num_players": 2}, {"num_players": 3}]})
+    with pytest.raises(ValueError, match="changes the observation layout or action table"):
+        ppo.train(cfg)
+    assert not (tmp_path / "runs").exists(), "a refused run leaves nothing"

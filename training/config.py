@@ -50,6 +50,7 @@ class TrainConfig(BaseModel):
 
     env: Text = Field("mythic_baths_v1", description="env name (versioned or not)")
     env_kwargs: dict[str, Any] = Field(default_factory=lambda: {"num_players": 2}, description="passed to env()")
+    env_kwargs_variants: list[dict[str, Any]] | None = Field(None, description="training games cycle through these updates of env_kwargs (e.g. [{num_players: 2}, {num_players: 3}, {num_players: 4}]: one network trained at every table size; every variant must keep the observation layout and action table); None: every game uses env_kwargs")
     eval_env_kwargs: dict[str, Any] | None = Field(None, description="env() arguments for evaluations (None: env_kwargs)")
     total_timesteps: int = Field(1_000_000, description="learner decisions to train for (10**12 or more with max_minutes: the clock alone ends the run, and the bar counts its seconds)")
     max_minutes: float | None = Field(None, description="stop earlier when this much wall-clock time has passed")
@@ -115,6 +116,8 @@ class TrainConfig(BaseModel):
 
 def validate(cfg: TrainConfig) -> None:
     """Range checks with messages that say what to change (run on every construction)."""
+    if cfg.env_kwargs_variants is not None and not cfg.env_kwargs_variants:
+        raise ValueError("config env_kwargs_variants must list at least one variant of env_kwargs, or be null")
     for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every", "eval_every", "torch_threads", "update_threads", "role_phase_steps", "pretrain_games", "pretrain_epochs"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"config {key} must be >= 1, got {getattr(cfg, key)}")

@@ -27,25 +27,23 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from mythzoo.policies.base import BasePolicy
-from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+from mythzoo.training.selfplay import EnvKwargs, OpponentPool, SelfPlayVecEnv, game_maker
 
 WORKER_SEED_STRIDE = 7919
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def _worker(remote: Any, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mixes: dict[str | None, dict[str, float]],
+def _worker(remote: Any, env_name: str, env_kwargs: EnvKwargs, num_envs: int, mixes: dict[str | None, dict[str, float]],
             members: list[tuple[str | None, str, str, BasePolicy]], learner_agents: list[str] | None, seed: int) -> None:
     """A worker's loop: build its games, then answer commands until ``close``."""
     import torch
 
     torch.set_num_threads(1)  # the worker never runs torch; keep its thread pool from competing
-    from mythzoo import envs as mz_envs
-
     pools = {role: OpponentPool(mix, seed=seed + k) for k, (role, mix) in enumerate(mixes.items())}
     for role, category, key, policy in members:
         pools[role].add(category, key, policy)
     pool = pools[None] if None in pools else pools  # one pool for every seat, or one per role
-    vec = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), num_envs, pool, learner_agents, seed=seed)
+    vec = SelfPlayVecEnv(game_maker(env_name, env_kwargs), num_envs, pool, learner_agents, seed=seed)
     try:
         while True:
             cmd, data = remote.recv()
@@ -90,7 +88,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
     def __init__(
         self,
         env_name: str,
-        env_kwargs: dict[str, Any],
+        env_kwargs: EnvKwargs,
         num_envs: int,
         pool: OpponentPool | Mapping[str, OpponentPool],
         num_workers: int,
@@ -102,9 +100,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
             raise ValueError(f"num_workers must be at least 1, got {num_workers}")
         if num_envs < num_workers:
             raise ValueError(f"num_envs ({num_envs}) must be at least num_workers ({num_workers}): each worker plays at least one game")
-        from mythzoo import envs as mz_envs
-
-        probe = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), 1, pool, learner_agents, seed=seed)  # validates the learner agents
+        probe = SelfPlayVecEnv(game_maker(env_name, env_kwargs), 1 if isinstance(env_kwargs, Mapping) else len(env_kwargs), pool, learner_agents, seed=seed)  # validates the learner agents; one game per variant
         obs_space, act_space = probe.observation_space, probe.action_space
         probe_role, self._role, self._team = probe.role[probe.learner_agents[0]], probe.role, probe.team
         probe.close()
@@ -139,11 +135,11 @@ class SubprocSelfPlayVecEnv(VecEnv):
         self.closed = False
         super().__init__(num_envs, spaces.Box(-np.inf, np.inf, obs_space.shape, np.float32), act_space)
 
-    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: dict[str, Any], mixes: dict[str | None, dict[str, float]],
+    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: EnvKwargs, mixes: dict[str | None, dict[str, float]],
                members: list[tuple[str | None, str, str, BasePolicy]], learner_agents: Sequence[str] | None, seed: int) -> None:
         for w, size in enumerate(sizes):
             parent, child = ctx.Pipe()
-            args = (child, env_name, dict(env_kwargs), size, mixes, members,
+            args = (child, env_name, env_kwargs, size, mixes, members,
                     list(learner_agents) if learner_agents else None, seed + WORKER_SEED_STRIDE * w)
             proc = ctx.Process(target=_worker, args=args, daemon=True, name=f"mythzoo-selfplay-{w}")
             proc.start()

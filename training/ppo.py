@@ -25,7 +25,7 @@ from mythzoo.policies.baselines import make_baseline
 from mythzoo.training.batch_eval import evaluate_vs
 from mythzoo.training.config import TrainConfig, to_dict, to_yaml
 from mythzoo.training.masked_policy import LeanMaskablePolicy
-from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv, game_maker
 
 ALGO = "maskable_ppo"
 SB3_PREFIX = "train.sb3."
@@ -187,15 +187,17 @@ class SelfPlayCallback(BaseCallback):
         if self.role:
             row["role"] = self.role
         seed = 10_000 + len(self.history) * 1000
+        # The learner's seats at the evaluation's table (training may mix table sizes: env_kwargs_variants).
+        seats = [a for a in self.learner_agents if a in env.possible_agents]
         if self.solo:
-            res = evaluate_vs(self.make_env, learner, learner, self.cfg.eval_games, seed=seed, learner_agents=self.learner_agents)
+            res = evaluate_vs(self.make_env, learner, learner, self.cfg.eval_games, seed=seed, learner_agents=seats)
             row["mean_reward"] = res["mean_reward"]
             self.logger.record("eval/mean_reward", res["mean_reward"])
             score = res["mean_reward"]
         else:
             for base in self.cfg.baselines:
                 opp = make_baseline(base, env, seed=self.cfg.seed + 7)
-                res = evaluate_vs(self.make_env, learner, opp, self.cfg.eval_games, seed=seed, learner_agents=self.learner_agents)
+                res = evaluate_vs(self.make_env, learner, opp, self.cfg.eval_games, seed=seed, learner_agents=seats)
                 row[f"win_rate_vs_{base}"] = res["win_rate"]
                 self.logger.record(f"eval/win_rate_vs_{base}", res["win_rate"])
             score = float(np.mean([row[f"win_rate_vs_{b}"] for b in self.cfg.baselines]))
@@ -386,8 +388,12 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.torch_threads)
 
-    def make_env():
-        return mz_envs.make(env_name, **cfg.env_kwargs)
+    # The training games' env arguments: one dict, or one per variant (a batch mixing table sizes).
+    train_kwargs: Any = cfg.env_kwargs if cfg.env_kwargs_variants is None else \
+        [{**cfg.env_kwargs, **variant} for variant in cfg.env_kwargs_variants]
+    make_env = game_maker(env_name, train_kwargs)
+    # Warm start and teacher labels play whole tables of one size: the first variant's.
+    make_demo_env = game_maker(env_name, train_kwargs if cfg.env_kwargs_variants is None else train_kwargs[0])
 
     def make_eval_env():
         # Evaluations may use other env arguments than training (e.g. train on a shaped reward,
@@ -397,6 +403,13 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     probe = make_env()
     spec = EnvSpec.from_env(probe)
     roles = probe.unwrapped.roles()  # role -> its agents
+    for _ in range(1, len(cfg.env_kwargs_variants or ())):  # every variant: the same network fits, its seats join the roles
+        other = make_env()
+        if EnvSpec.from_env(other).signature != spec.signature:
+            raise ValueError(f"env_kwargs_variants: {other.unwrapped.config} changes the observation layout or action table of {env_name}; one network cannot train on both")
+        for role, agents in other.unwrapped.roles().items():
+            roles[role] = list(dict.fromkeys([*roles.get(role, []), *agents]))
+        other.close()
     solo = len(probe.possible_agents) == 1
     train_roles = list(cfg.roles) if cfg.roles else list(roles)
     unknown = [r for r in train_roles if r not in roles]
@@ -471,13 +484,13 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
 
                 if ray_backend.connect(cfg.ray_address, num_cpus=ray_backend.local_cluster_cpus(cfg.num_workers * len(train_roles))):
                     started_ray = True
-                vec_env = ray_backend.RaySelfPlayVecEnv(env_name, cfg.env_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents,
+                vec_env = ray_backend.RaySelfPlayVecEnv(env_name, train_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents,
                                                         seed=cfg.seed, max_restarts=cfg.ray_max_restarts)
                 pool = vec_env.pool  # its adds (new snapshots) reach the actors through the object store
             elif cfg.num_workers:
                 from mythzoo.training.parallel import SubprocSelfPlayVecEnv
 
-                vec_env = SubprocSelfPlayVecEnv(env_name, cfg.env_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents, seed=cfg.seed)
+                vec_env = SubprocSelfPlayVecEnv(env_name, train_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents, seed=cfg.seed)
                 pool = vec_env.pool  # its adds (new snapshots) reach the workers too
             else:
                 vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool_arg, learner_agents, seed=cfg.seed)
@@ -519,7 +532,7 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
                 model.num_timesteps = int(info.steps)
                 parent = info.id
             if cfg.pretrain_teacher and role not in resume:
-                warmed = warm_start(cfg, model, make_env, probe, registry, learner_agents, run_dir, role)
+                warmed = warm_start(cfg, model, make_demo_env, probe, registry, learner_agents, run_dir, role)
                 if cfg.bc_coef > 0:
                     model.demos, model.bc_coef = warmed["data"], cfg.bc_coef
             elif cfg.pretrain_teacher and cfg.bc_coef > 0:
@@ -528,7 +541,7 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
                 from mythzoo.policies.refs import load_policy
 
                 teacher = load_policy(cfg.pretrain_teacher, probe, registry=registry, seed=cfg.seed)
-                model.demos = teacher_labels(cfg, model, make_env, teacher, learner_agents, seed=cfg.seed + 555_555, actor_seed=cfg.seed)
+                model.demos = teacher_labels(cfg, model, make_demo_env, teacher, learner_agents, seed=cfg.seed + 555_555, actor_seed=cfg.seed)
                 model.bc_coef = cfg.bc_coef
             name = f"{base_name}-{role}" if multi else base_name
             callback = SelfPlayCallback(cfg, make_eval_env, pool, spec, registry, name, parent, run_dir,

@@ -40,7 +40,7 @@ import numpy as np
 
 from mythzoo.policies.base import BasePolicy
 from mythzoo.training.parallel import BLAS_THREAD_VARS, WORKER_SEED_STRIDE, SubprocSelfPlayVecEnv
-from mythzoo.training.selfplay import OpponentPool
+from mythzoo.training.selfplay import EnvKwargs, OpponentPool
 
 try:
     import ray
@@ -161,13 +161,12 @@ class RolloutWorker:
     Its first call is :meth:`load_pool` (the members so far); then :meth:`open_channel`, on which
     the learner sends steps, resets and (with :meth:`stage`) each later addition."""
 
-    def __init__(self, env_name: str, env_kwargs: dict[str, Any], num_envs: int, mixes: dict[str | None, dict[str, float]],
+    def __init__(self, env_name: str, env_kwargs: EnvKwargs, num_envs: int, mixes: dict[str | None, dict[str, float]],
                  learner_agents: list[str] | None, seed: int):
         import torch
 
         torch.set_num_threads(1)  # the actor never runs torch; keep its thread pool from competing with the games
-        from mythzoo import envs as mz_envs
-        from mythzoo.training.selfplay import SelfPlayVecEnv
+        from mythzoo.training.selfplay import SelfPlayVecEnv, game_maker
 
         self.mixes, self.seed = mixes, seed
         self.pools = self._build_pools([])  # empty until load_pool (the actor's first call)
@@ -176,7 +175,7 @@ class RolloutWorker:
         self._staged_cv = threading.Condition()
         self._fail_next_step = False
         pool = self.pools[None] if None in self.pools else self.pools
-        self.vec = SelfPlayVecEnv(lambda: mz_envs.make(env_name, **env_kwargs), num_envs, pool, learner_agents, seed=seed)
+        self.vec = SelfPlayVecEnv(game_maker(env_name, env_kwargs), num_envs, pool, learner_agents, seed=seed)
         self.step_seconds = 0.0  # time spent playing, for the cost model (benchmarks/ray_cost_model.py)
 
     def _build_pools(self, members: list[tuple[str | None, str, str, Any]]) -> dict[str | None, OpponentPool]:
@@ -450,7 +449,7 @@ class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
     def __init__(
         self,
         env_name: str,
-        env_kwargs: dict[str, Any],
+        env_kwargs: EnvKwargs,
         num_envs: int,
         pool: OpponentPool | Mapping[str, OpponentPool],
         num_workers: int,
@@ -471,7 +470,7 @@ class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
         super().__init__(env_name, env_kwargs, num_envs, pool, num_workers, learner_agents, seed)
 
     # ---------------------------------------------------------- the actors
-    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: dict[str, Any], mixes: dict[str | None, dict[str, float]],
+    def _start(self, ctx: Any, sizes: list[int], env_name: str, env_kwargs: EnvKwargs, mixes: dict[str | None, dict[str, float]],
                members: list[tuple[str | None, str, str, BasePolicy]], learner_agents: Sequence[str] | None, seed: int) -> None:
         for role, category, key, policy in members:
             self._members[(role, key)] = (role, category, key, ray.put(encode_policy(policy)))
@@ -486,7 +485,7 @@ class RaySelfPlayVecEnv(SubprocSelfPlayVecEnv):
             worker_seed = seed + WORKER_SEED_STRIDE * w
             # The pool follows in a call of its own: Ray re-runs the constructor on a restart, and
             # constructor arguments naming objects in the store would have to outlive the run.
-            actor = worker_cls.remote(env_name, dict(env_kwargs), size, mixes, learner_agents=list(learner_agents) if learner_agents else None,
+            actor = worker_cls.remote(env_name, env_kwargs, size, mixes, learner_agents=list(learner_agents) if learner_agents else None,
                                       seed=worker_seed)
             link = _ActorLink(self, w, actor, size, worker_seed)
             link.unchecked.append(actor.load_pool.remote(self.members()))

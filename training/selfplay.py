@@ -93,6 +93,30 @@ class OpponentPool:
         self.score[key] = old + alpha * (learner_score - old)
 
 
+EnvKwargs = Mapping[str, Any] | Sequence[Mapping[str, Any]]
+
+
+def game_maker(env_name: str, env_kwargs: EnvKwargs) -> Callable[[], Any]:
+    """A function that makes the games of a :class:`SelfPlayVecEnv`.
+
+    ``env_kwargs`` is one dict of env arguments, or a list of them: the games then cycle through
+    the list (game ``k`` made with ``env_kwargs[k % len]``), so one batch mixes, for example, 2-,
+    3- and 4-player tables (config ``env_kwargs_variants``)."""
+    from mythzoo import envs as mz_envs
+
+    variants = [dict(env_kwargs)] if isinstance(env_kwargs, Mapping) else [dict(k) for k in env_kwargs]
+    if not variants:
+        raise ValueError("env_kwargs: an empty list of variants")
+    made = [0]
+
+    def make() -> Any:
+        kwargs = variants[made[0] % len(variants)]
+        made[0] += 1
+        return mz_envs.make(env_name, **kwargs)
+
+    return make
+
+
 class SelfPlayVecEnv(VecEnv):
     """``num_envs`` games of one AEC env; the learner's side of each is one VecEnv slot.
 
@@ -113,21 +137,27 @@ class SelfPlayVecEnv(VecEnv):
             raise ValueError("num_envs must be at least 1")
         self.games = [make_env() for _ in range(num_envs)]
         e0 = self.games[0]
-        self.agents = list(e0.possible_agents)
+        # The games may differ in their seats (a batch mixing table sizes): each game's own agents,
+        # and every agent of any game for the role and team maps.
+        self.game_agents = [list(g.possible_agents) for g in self.games]
+        self.agents = list(dict.fromkeys(a for agents in self.game_agents for a in agents))
         self.learner_agents = list(learner_agents) if learner_agents else list(self.agents)
         bad = [a for a in self.learner_agents if a not in self.agents]
         if bad:
             raise ValueError(f"learner agents {bad} are not agents of this env ({self.agents})")
+        self.learner_choices = [[a for a in self.learner_agents if a in agents] for agents in self.game_agents]
+        if not all(self.learner_choices):
+            raise ValueError(f"learner agents {self.learner_agents}: some games have none of these seats")
         first = self.learner_agents[0]
-        obs_space = e0.observation_space(first)["observation"]
-        act_space = e0.action_space(first)
+        owner = {a: g for g in reversed(self.games) for a in g.possible_agents}  # a game that has each agent
+        obs_space = owner[first].observation_space(first)["observation"]
+        act_space = owner[first].action_space(first)
         for a in self.learner_agents:
-            if e0.observation_space(a)["observation"].shape != obs_space.shape or e0.action_space(a).n != act_space.n:
+            if owner[a].observation_space(a)["observation"].shape != obs_space.shape or owner[a].action_space(a).n != act_space.n:
                 raise ValueError("all learner agents must share one observation and action size (one role)")
         super().__init__(num_envs, spaces.Box(-np.inf, np.inf, obs_space.shape, np.float32), act_space)
-        u = e0.unwrapped
-        self.role = {a: u.agent_role(a) for a in self.agents}
-        self.team = {a: u.agent_team(a) for a in self.agents}
+        self.role = {a: owner[a].unwrapped.agent_role(a) for a in self.agents}
+        self.team = {a: owner[a].unwrapped.agent_team(a) for a in self.agents}
         if isinstance(pool, OpponentPool):
             self.pools = {r: pool for r in self.role.values()}
         else:
@@ -155,9 +185,10 @@ class SelfPlayVecEnv(VecEnv):
         env = self.games[i]
         env.reset(seed=self.next_seed)
         self.next_seed += 1
-        learner = self.learner_agents[int(self.rng.integers(len(self.learner_agents)))]
+        choices = self.learner_choices[i]
+        learner = choices[int(self.rng.integers(len(choices)))]
         self.learner[i] = learner
-        self.seat_policy[i] = {a: self.pools[self.role[a]].sample() for a in self.agents if a != learner}
+        self.seat_policy[i] = {a: self.pools[self.role[a]].sample() for a in self.game_agents[i] if a != learner}
         self.lengths[i] = 0
         self.returns[i] = 0.0
         self.starts[i] = time.time()
