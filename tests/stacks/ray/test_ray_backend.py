@@ -50,10 +50,12 @@ def _tiny(**over) -> dict:
     return cfg
 
 
-def test_ray_and_process_backends_play_the_same_games_for_a_seed() -> None:
-    """Same seed and worker count: the first observations, then every step's results, are equal."""
-    proc = SubprocSelfPlayVecEnv(ENV, KW, 5, _pool(), num_workers=2, seed=4)
-    rvec = RaySelfPlayVecEnv(ENV, KW, 5, _pool(), num_workers=2, seed=4)
+@pytest.mark.parametrize("env_kwargs", [KW, [{"num_players": 2}, {"num_players": 4}, {"num_players": 3}]], ids=["one-table", "mixed-tables"])
+def test_ray_and_process_backends_play_the_same_games_for_a_seed(env_kwargs) -> None:
+    """Same seed and worker count: the first observations, then every step's results, are equal
+    (also when the games mix table sizes, config ``env_kwargs_variants``)."""
+    proc = SubprocSelfPlayVecEnv(ENV, env_kwargs, 5, _pool(), num_workers=2, seed=4)
+    rvec = RaySelfPlayVecEnv(ENV, env_kwargs, 5, _pool(), num_workers=2, seed=4)
     try:
         np.testing.assert_array_equal(rvec.reset(), proc.reset())
         weights, arch = init_mlp_weights(mythic_baths_v1.env(**KW).observation_space("player_0")["observation"].shape[0],
