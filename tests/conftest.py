@@ -33,6 +33,20 @@ collect_ignore = [] if os.environ.get("MYTHZOO_STACK") else ["stacks"]
 DEFAULT_FUZZ_GAMES = 25
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory):
+    """SB3 makes a folder for its logger on every ``learn()`` without a TensorBoard folder
+    (``$SB3_LOGDIR``, else a new ``SB3-<time>`` folder in the system's temporary folder): the
+    tests' models log under pytest's own temporary folder instead of littering it."""
+    old = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+    yield
+    if old is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = old
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mythzoo fuzzing")
     group.addoption("--fuzz-games", type=int, default=None, help="random games per seat count in the simulation tests (default: each game's own count)")
