@@ -23,6 +23,9 @@ arrays, which :class:`Batch` exposes (views, overwritten by the next call: copy 
   step that ends the game). An AEC agent's ``last()`` reward is the sum of these since its last move.
 - ``terminations`` / ``truncations`` bool ``[N]``: game ``i`` ended on this step (by its rules, or by
   ``max_turns``).
+- ``cumulative_rewards`` float64 ``[N, num_seats]``: each seat's reward since its own last move in
+  game ``i`` (what the AEC env's ``last()`` returns for it when it is next to move, summed in the
+  same double precision; zero for every seat when a game starts).
 
 Finished games (``autoreset=True``, the default) start again **in the same step**: on the step
 where ``terminations[i]`` or ``truncations[i]`` is set, ``rewards[i]`` holds the finished game's
@@ -40,6 +43,11 @@ The solo game (the Innkeeper) is also a Gymnasium ``VectorEnv`` with action mask
 Actions: one int per game (any integer array-like of length ``N``); a finished game with
 ``autoreset=False`` takes ``-1``. Every action is checked before any is applied: an out-of-range
 or illegal action raises ``IllegalActionError`` naming the game, and no game moves.
+
+Callers that schedule games themselves (self-play: the learner's games wait while opponents move
+in others) use :meth:`VectorGames.step_games` (some games, one action each) and
+:meth:`VectorGames.start_game` (one slot, its own seed); ``cumulative_rewards`` then tells each
+seat what it earned since its last move.
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ class Batch(NamedTuple):
     rewards: np.ndarray
     terminations: np.ndarray
     truncations: np.ndarray
+    cumulative_rewards: np.ndarray
 
 
 class VectorGames:
@@ -106,17 +115,26 @@ class VectorGames:
         self._mask = {r: np.zeros((n, self.action_sizes[r]), dtype=np.int8) for r in roles}
         self._obs_by_seat = [self._obs[roles[k]] for k in self.seat_role]
         self._mask_by_seat = [self._mask[roles[k]] for k in self.seat_role]
+        self._seat_role = [int(k) for k in self.seat_role]
+        self._mask_sizes = [self._mask_by_seat[k].shape[1] for k in range(self.num_seats)]
+        self._mask_bytes = [memoryview(m).cast("B") for m in self._mask_by_seat]  # each role's masks as one byte buffer
         self._seat = np.full(n, -1, dtype=np.int64)
+        self._mover = [-1] * n  # ``_seat`` as Python ints: the per-game loops read these, not numpy scalars
         self._role = np.full(n, -1, dtype=np.int64)
         self._rewards = np.zeros((n, self.num_seats), dtype=np.float32)
         self._term = np.zeros(n, dtype=bool)
         self._trunc = np.zeros(n, dtype=bool)
+        self._cum = np.zeros((n, self.num_seats), dtype=np.float64)
+        self._cum_rows = [[0.0] * self.num_seats for _ in range(n)]  # ``_cum`` as Python floats, written in bulk
+        self._cum_stale = [False] * n  # an automatic reset left the finished game's sums for one step
+        self._paid_last: list[int] = []  # rows of ``rewards`` the last call set
+        self._ended_last: list[int] = []  # rows of ``terminations``/``truncations`` the last call set
         self.states: list[Any] = [None] * n
         self._legal: list[list[int]] = [[] for _ in range(n)]
         self._pot: list[list[float] | None] = [None] * n
         self._seed: int | None = None
         self._resets = [0] * n  # games started in each slot since reset()
-        self.batch = Batch(self._seat, self._role, self._obs, self._mask, self._rewards, self._term, self._trunc)
+        self.batch = Batch(self._seat, self._role, self._obs, self._mask, self._rewards, self._term, self._trunc, self._cum)
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None) -> Batch:
@@ -135,43 +153,63 @@ class VectorGames:
     def reset_done(self) -> Batch:
         """``autoreset=False``: start a new game in every finished slot (seeds as the automatic resets)."""
         for i in range(self.num_envs):
-            if self._seat[i] < 0:
+            if self._mover[i] < 0:
                 self._start(i)
         return self.batch
+
+    def start_game(self, i: int, seed: int | None) -> None:
+        """Start a new game in slot ``i`` (finished or not) with ``seed``; the other slots are untouched."""
+        if type(i) is not int or not 0 <= i < self.num_envs:
+            raise ValueError(f"game index must be an int in 0..{self.num_envs - 1}, got {i!r}")
+        if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0):
+            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+        self._begin(i, None if seed is None else int(seed))
 
     def _game_seed(self, i: int) -> int | None:
         return None if self._seed is None else self._seed + i + self._resets[i] * self.num_envs
 
-    def _start(self, i: int) -> None:
-        env = self._envs[i]
-        s = env.rules.initial_state(self._game_seed(i))
+    def _start(self, i: int, keep_sums: bool = False) -> None:
+        self._begin(i, self._game_seed(i), keep_sums)
         self._resets[i] += 1
+
+    def _begin(self, i: int, seed: int | None, keep_sums: bool = False) -> None:
+        env = self._envs[i]
+        s = env.rules.initial_state(seed)
+        if keep_sums:
+            self._cum_stale[i] = True
+        else:
+            self._cum[i] = 0.0
+            self._cum_rows[i] = [0.0] * self.num_seats
+            self._cum_stale[i] = False
         self.states[i] = s
         if env.shaped:
             self._pot[i] = list(env._potential(s))
         self._show(i, s)
 
-    def _show(self, i: int, s: Any) -> None:
-        """Write game ``i``'s mover, observation and mask (its previous mover's rows cleared)."""
+    def _show(self, i: int, s: Any, bulk: bool = False) -> None:
+        """Write game ``i``'s mover, observation and mask (its previous mover's rows cleared).
+        ``bulk``: the caller writes ``seat`` and ``role`` for many games at once afterwards."""
         env = self._envs[i]
         rules = env.rules
         seat = rules.current_player(s)
-        old = self._seat[i]
-        if old >= 0 and (seat < 0 or self.seat_role[seat] != self.seat_role[old]):
+        old = self._mover[i]
+        if old >= 0 and (seat < 0 or self._seat_role[seat] != self._seat_role[old]):
             self._mask_by_seat[old][i] = 0  # the mover's role changed: its old rows go back to zero
             self._obs_by_seat[old][i] = 0.0
-        self._seat[i] = seat
+        self._mover[i] = seat
+        if not bulk:
+            self._seat[i] = seat
+            self._role[i] = self._seat_role[seat] if seat >= 0 else -1
         if seat < 0:
-            self._role[i] = -1
             self._legal[i] = []
             return
-        self._role[i] = self.seat_role[seat]
         legal = rules.legal_actions(s)
         self._legal[i] = legal
-        mask = bytearray(self._mask_by_seat[seat].shape[1])  # bytes set in Python, one copy into the row
+        size = self._mask_sizes[seat]
+        mask = bytearray(size)  # bytes set in Python, one copy into the row's bytes
         for a in legal:
             mask[a] = 1
-        self._mask_by_seat[seat][i] = np.frombuffer(mask, dtype=np.int8)
+        self._mask_bytes[seat][i * size:(i + 1) * size] = mask
         env.observer.encode(s, seat, self._obs_by_seat[seat][i])
 
     # ------------------------------------------------------------------ stepping
@@ -182,54 +220,159 @@ class VectorGames:
             raise ValueError(f"actions must be {self.num_envs} integers (one per game), got an array of shape {acts.shape} and dtype {acts.dtype}")
         todo = acts.tolist()
         for i, a in enumerate(todo):  # check every action before any is applied
-            if self._seat[i] < 0:
+            if self._mover[i] < 0:
                 if a != -1:
                     raise IllegalActionError(f"game {i} is over (autoreset=False): its action must be -1, got {a}; reset_done() starts it again")
-            elif a not in self._legal[i]:
-                agent = self.possible_agents[self._seat[i]]
-                label = self.env.action_label(a, agent) if 0 <= a < self.action_sizes[self.roles[self._role[i]]] else "out of range"
-                raise IllegalActionError(f"game {i}: {agent} cannot play action {a} ({label}); legal: {self._legal[i]}")
-        envs, rewards = self._envs, self._rewards
+            else:
+                self._check(i, a)
+        self._play([i for i, a in enumerate(todo) if a >= 0], [a for a in todo if a >= 0])
+        return self.batch
+
+    def step_games(self, indices: Sequence[int], actions: Sequence[int]) -> Batch:
+        """Play one action in each of the games ``indices`` (each must have a seat to move); the other
+        games wait. ``rewards``, ``terminations`` and ``truncations`` then describe this call: zero
+        for the games that waited. Checked as :meth:`step` (nothing moves on a bad action)."""
+        idx, todo = list(indices), [int(a) for a in actions]
+        if len(idx) != len(todo):
+            raise ValueError(f"step_games: {len(idx)} game indices but {len(todo)} actions")
+        if len(set(idx)) != len(idx):
+            raise ValueError("step_games: a game index is given twice")
+        mover, legal, n = self._mover, self._legal, self.num_envs
+        for i, a in zip(idx, todo):
+            if type(i) is not int or not 0 <= i < n:
+                raise ValueError(f"game index must be an int in 0..{n - 1}, got {i!r}")
+            if mover[i] < 0:
+                raise IllegalActionError(f"game {i} is over: it has no seat to move; start_game() or reset_done() starts it again")
+            if a not in legal[i]:
+                self._check(i, a)
+        self._play(idx, todo)
+        return self.batch
+
+    def _step_trusted(self, indices: list[int], actions: list[int]) -> Batch:
+        """:meth:`step_games` for callers whose indices are distinct ints of live games (self-play's
+        own bookkeeping); each action is still checked against its game's legal actions."""
+        legal = self._legal
+        for i, a in zip(indices, actions):
+            if a not in legal[i]:
+                self._check(i, a)
+        self._play(indices, actions)
+        return self.batch
+
+    def _check(self, i: int, a: int) -> None:
+        if a not in self._legal[i]:
+            agent = self.possible_agents[self._mover[i]]
+            label = self.env.action_label(a, agent) if 0 <= a < self.action_sizes[self.roles[self._role[i]]] else "out of range"
+            raise IllegalActionError(f"game {i}: {agent} cannot play action {a} ({label}); legal: {self._legal[i]}")
+
+    def _play(self, indices: list[int], actions: list[int]) -> None:
+        """Apply checked actions; the AEC env's reward arithmetic (in doubles), then the next decision.
+        Sums and rewards are kept in Python lists and written to the arrays once per call."""
+        envs, cum_rows, mover = self._envs, self._cum_rows, self._mover
         shaped, max_turns = self.env.shaped, self.env.max_turns
-        rewards[:] = 0.0
-        self._term[:] = False
-        self._trunc[:] = False
-        for i, a in enumerate(todo):
-            if a < 0:
-                continue
+        paid: list[int] = []  # games whose step paid rewards, and what
+        paid_rows: list[list[float]] = []
+        zeroed: list[int] = []  # games whose mover's sum went back to zero (and paid nothing)
+        ended: list[tuple[int, bool]] = []  # (game, by the turn cap)
+        for i, a in zip(indices, actions):
             s = self.states[i]
             env = envs[i]
             rules = env.rules
+            if self._cum_stale[i]:  # the previous game's sums, kept one step by an automatic reset
+                cum_rows[i] = [0.0] * self.num_seats
+                self._cum_stale[i] = False
+                zeroed.append(i)
+            row = cum_rows[i]
+            if row[mover[i]]:
+                row[mover[i]] = 0.0  # the mover's sum starts again (the AEC env's step)
+                if not zeroed or zeroed[-1] != i:
+                    zeroed.append(i)
             rules.apply(s, a, checked=True)
+            step_rewards: list[float] | None = None
             if shaped:
                 pot = env._potential(s)
                 old = self._pot[i]
-                rewards[i] = [p - o for p, o in zip(pot, old)]
+                step_rewards = [p - o for p, o in zip(pot, old)]
                 self._pot[i] = list(pot)
+            over = truncated = False
             if rules.current_player(s) < 0:
-                rewards[i] += np.asarray(env._final_rewards(s), dtype=np.float32)
-                self._term[i] = True
+                final = env._final_rewards(s)
+                step_rewards = [r + float(f) for r, f in zip(step_rewards, final)] if step_rewards else [float(f) for f in final]
+                over = True
             elif max_turns is not None and rules.turns_played(s) >= max_turns:
-                self._trunc[i] = True
-            else:
-                self._show(i, s)
+                truncated = True
+            if step_rewards is not None:
+                for k, r in enumerate(step_rewards):
+                    row[k] += r
+                paid.append(i)
+                paid_rows.append(step_rewards)
+            if not (over or truncated):
+                self._show(i, s, bulk=True)
                 continue
+            ended.append((i, truncated))
+        # The arrays: rewards, sums and ends of this call (the sums before any automatic reset). Only
+        # the rows the last call and this one touched are written (a fancy write costs microseconds).
+        rewards, cum, seat_arr, role_arr, seat_role = self._rewards, self._cum, self._seat, self._role, self._seat_role
+        if len(self._paid_last) > 4:
+            rewards[:] = 0.0
+        else:
+            for i in self._paid_last:
+                rewards[i] = 0.0
+        for i in self._ended_last:
+            self._term[i] = self._trunc[i] = False
+        if len(paid) > 8:
+            rewards[paid] = paid_rows
+            cum[paid] = [cum_rows[i] for i in paid]
+        else:
+            for i, r in zip(paid, paid_rows):
+                rewards[i] = r
+                cum[i] = cum_rows[i]
+        for i in zeroed:
+            cum[i] = cum_rows[i]
+        for i in indices:
+            m = mover[i]
+            seat_arr[i] = m
+            role_arr[i] = seat_role[m] if m >= 0 else -1
+        self._paid_last = paid
+        self._ended_last = [i for i, _ in ended]
+        for i, truncated in ended:
+            (self._trunc if truncated else self._term)[i] = True
             if self.autoreset:
-                self._start(i)
+                self._start(i, keep_sums=True)
             else:
                 self._clear(i)
-        return self.batch
 
     def _clear(self, i: int) -> None:
-        old = self._seat[i]
+        old = self._mover[i]
         if old >= 0:
             self._mask_by_seat[old][i] = 0
             self._obs_by_seat[old][i] = 0.0
+        self._mover[i] = -1
         self._seat[i] = -1
         self._role[i] = -1
         self._legal[i] = []
 
     # ------------------------------------------------------------------ one game
+    def game_env(self, i: int) -> Any:
+        """Game ``i`` as a raw AEC env (its state is game ``i``'s, shared, not copied), for code that
+        decides from a live env (the search policies' ``act_in_env``). Read it; step only through
+        this object, or the batch's rows go stale."""
+        env = self._envs[i]
+        if self.states[i] is None:  # no game started yet: the env as made
+            return env
+        env.state_ = self.states[i]
+        env._start_episode()
+        if self._mover[i] < 0:  # a finished game: every agent done, as the AEC env leaves it
+            over = env.rules.current_player(env.state_) < 0
+            for a in env.agents:
+                env.terminations[a], env.truncations[a] = over, not over
+        if env.shaped:
+            env._pot = list(self._pot[i])
+        return env
+
+    def mover(self, i: int) -> int:
+        """The seat to move in game ``i`` as a Python int (``-1``: finished); what ``batch.seat[i]`` holds."""
+        return self._mover[i]
+
     def observe(self, i: int, seat: int) -> np.ndarray:
         """Seat ``seat``'s observation of game ``i`` now (a new array; any seat, mover or not, finished or not)."""
         return self._envs[i].observer.observation(self.states[i], seat)
@@ -244,7 +387,7 @@ class VectorGames:
 
     def action_label(self, i: int, action: int) -> str:
         """The label of ``action`` for the seat to move in game ``i``."""
-        return self.env.action_label(action, self.possible_agents[max(int(self._seat[i]), 0)])
+        return self.env.action_label(action, self.possible_agents[max(self._mover[i], 0)])
 
 
 def make(env: str, num_envs: int, *, autoreset: bool = True, **env_kwargs: Any) -> VectorGames:

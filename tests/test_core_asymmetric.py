@@ -26,7 +26,7 @@ def test_asymmetric_env_has_per_role_sizes_that_policies_read() -> None:
 def test_self_play_vecenv_trains_one_role_against_the_other() -> None:
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
-    vec = SelfPlayVecEnv(ToyEnv, 8, pool, learner_agents=["seeker_0"], seed=0)
+    vec = SelfPlayVecEnv("toy_hide_seek_v0", {}, 8, pool, learner_agents=["seeker_0"], seed=0)
     assert vec.observation_space.shape == (4,)
     obs = vec.reset()
     assert obs.shape == (8, 4) and (obs[:, 3] == 1).all(), "the hider has always moved before the seeker acts"

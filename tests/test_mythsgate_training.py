@@ -13,6 +13,7 @@ from mythzoo.envs import mythsgate_v2
 from mythzoo.policies.base import RandomPolicy
 from mythzoo.training.config import from_dict
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+from selfplay_spy import watch_moves
 
 
 def _pools() -> dict[str, OpponentPool]:
@@ -26,18 +27,14 @@ def _pools() -> dict[str, OpponentPool]:
 def test_hero_learner_gets_the_teams_result_when_the_invoker_ends_the_game() -> None:
     """The League shares one reward: a hero learner gets +1/-1 even when the game ends on the
     invoker's move or a teammate's, and its teammates are drawn from the hero pool."""
-    vec = SelfPlayVecEnv(lambda: mythsgate_v2.env(num_heroes=2), 6, _pools(), learner_agents=["hero_0", "hero_1"], seed=0)
+    vec = SelfPlayVecEnv("mythsgate_v2", {"num_heroes": 2}, 6, _pools(), learner_agents=["hero_0", "hero_1"], seed=0)
     ended_by: dict[int, str] = {}
-    for i, game in enumerate(vec.games):
-        orig = game.step
 
-        def step(action, _i=i, _g=game, _orig=orig):
-            mover = _g.agent_selection
-            _orig(action)
-            if action is not None and all(_g.terminations.values()):
-                ended_by[_i] = mover
+    def on_move(i, mover, rewards, ended):
+        if ended:
+            ended_by[i] = mover
 
-        game.step = step
+    watch_moves(vec, on_move)
     vec.reset()
     rng = np.random.default_rng(0)
     by_other, finished = 0, 0

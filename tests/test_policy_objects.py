@@ -154,7 +154,7 @@ def test_opponent_pool_plays_a_user_object_and_refuses_what_cannot_act() -> None
     pool.add("past", "mine", mine)
     with pytest.raises(TypeError, match="act_batch"):
         pool.add("past", "nothing", object())
-    vec = SelfPlayVecEnv(lambda: make("mythic_baths", num_players=3), 4, pool, seed=0)
+    vec = SelfPlayVecEnv("mythic_baths", {"num_players": 3}, 4, pool, seed=0)
     vec.reset()
     for _ in range(20):
         masks = vec.action_masks()

@@ -210,7 +210,7 @@ def test_search_is_a_self_play_opponent() -> None:
     search.act_in_env = lambda env, agent: calls.append(agent) or inner(env, agent)
     pool = OpponentPool({"baselines": 1.0})
     pool.add("baselines", "baseline:mcts:2", search)
-    vec = SelfPlayVecEnv(lambda: make("mythic_baths", num_players=2), 3, pool, seed=0)
+    vec = SelfPlayVecEnv("mythic_baths", {"num_players": 2}, 3, pool, seed=0)
     vec.reset()
     for _ in range(10):
         vec.step_async(vec.action_masks().argmax(axis=1))

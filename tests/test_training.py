@@ -13,6 +13,7 @@ from mythzoo.envs import mythic_baths_v1
 from mythzoo.policies.base import RandomPolicy
 from mythzoo.training.config import CONFIG_ROOT, ConfigError, TrainConfig, from_dict, load_config
 from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+from selfplay_spy import watch_moves
 
 
 @pytest.mark.parametrize("path", sorted(CONFIG_ROOT.rglob("*.yaml")), ids=lambda p: str(p.relative_to(CONFIG_ROOT)))
@@ -80,23 +81,19 @@ def test_past_selves_and_baselines_weighted_toward_those_the_learner_loses_to(ca
 def _vec(num_envs: int = 8, num_players: int = 2, seed: int = 0) -> SelfPlayVecEnv:
     pool = OpponentPool({"baselines": 1.0}, seed=seed)
     pool.add("baselines", "random", RandomPolicy(seed))
-    return SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=num_players), num_envs, pool, seed=seed)
+    return SelfPlayVecEnv("mythic_baths_v1", {"num_players": num_players}, num_envs, pool, seed=seed)
 
 
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_learner_gets_final_reward_when_an_opponent_ends_the_game(num_players: int) -> None:
     vec = _vec(num_envs=8, num_players=num_players)
     ended_by: dict[int, str] = {}  # game slot -> agent whose move ended its latest game
-    for i, game in enumerate(vec.games):
-        orig = game.step
 
-        def step(action, _i=i, _g=game, _orig=orig):
-            mover = _g.agent_selection
-            _orig(action)
-            if action is not None and all(_g.terminations.values()):
-                ended_by[_i] = mover
+    def on_move(i, mover, rewards, ended):
+        if ended:
+            ended_by[i] = mover
 
-        game.step = step
+    watch_moves(vec, on_move)
     vec.reset()
     rng = np.random.default_rng(0)
     ended_by_opponent_with_reward = 0
@@ -124,25 +121,17 @@ def test_shaped_rewards_between_learner_moves_reach_the_learner() -> None:
     """``dense`` pays every step: the learner's rewards over a game sum to what the env paid its agent."""
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
-    vec = SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=2, reward_mode="dense"), 4, pool, seed=0)
-    paid: list[dict[str, float]] = [{} for _ in vec.games]  # env-side total per agent, current game
-    ended: list[dict[str, float]] = [{} for _ in vec.games]  # the same, for the game that ended last
-    for i, game in enumerate(vec.games):
-        orig_step, orig_reset = game.step, game.reset
+    vec = SelfPlayVecEnv("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense"}, 4, pool, seed=0)
+    paid: list[dict[str, float]] = [{} for _ in range(vec.num_envs)]  # what each step paid per agent, current game
+    ended: list[dict[str, float]] = [{} for _ in range(vec.num_envs)]  # the same, for the game that ended last
 
-        def step(action, _i=i, _g=game, _orig=orig_step):
-            _orig(action)
-            if action is not None:
-                for a, r in _g.rewards.items():
-                    paid[_i][a] = paid[_i].get(a, 0.0) + r
-                if all(_g.terminations.values()) or all(_g.truncations.values()):
-                    ended[_i] = dict(paid[_i])
+    def on_move(i, mover, rewards, game_over):
+        for a, r in rewards.items():
+            paid[i][a] = paid[i].get(a, 0.0) + r
+        if game_over:
+            ended[i] = dict(paid[i])
 
-        def reset(*args, _i=i, _orig=orig_reset, **kwargs):
-            paid[_i].clear()
-            _orig(*args, **kwargs)
-
-        game.step, game.reset = step, reset
+    watch_moves(vec, on_move, on_new_game=lambda i: paid[i].clear())
     vec.reset()
     rng = np.random.default_rng(0)
     got = [0.0] * vec.num_envs
@@ -310,7 +299,7 @@ def test_warm_start_imitates_the_teacher_and_fits_the_critic(tmp_path: Path) -> 
     assert np.abs(data["returns"]).max() > 0, "the dense rewards after each decision are in the returns"
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
-    vec = SelfPlayVecEnv(make, 2, pool, seed=0)
+    vec = SelfPlayVecEnv("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense", "max_turns": 40}, 2, pool, seed=0)
     model = MaskablePPO("MlpPolicy", vec, n_steps=16, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [64, 64]})
     obs = torch.as_tensor(data["obs"])
     with torch.no_grad():
@@ -359,7 +348,7 @@ def test_imitation_steps_pull_the_policy_toward_the_teacher() -> None:
 
     pool = OpponentPool({"baselines": 1.0}, seed=0)
     pool.add("baselines", "random", RandomPolicy(0))
-    vec = SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=2), 2, pool, seed=0)
+    vec = SelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 2, pool, seed=0)
     model = MaskablePPO("MlpPolicy", vec, n_steps=16, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [64, 64]})
     rng = np.random.default_rng(0)
     masks = rng.random((256, 132)) < 0.2

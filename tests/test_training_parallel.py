@@ -33,7 +33,7 @@ def test_workers_play_the_same_games_as_in_process_vecenvs_with_their_seeds() ->
     sizes = [3, 2]  # 5 games over 2 workers: blocks of 3 and 2
     par = SubprocSelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, 5, _pool(), num_workers=2, seed=4)
     try:
-        seq = [SelfPlayVecEnv(lambda: mythic_baths_v1.env(num_players=2), n, _pool(), seed=4 + WORKER_SEED_STRIDE * w) for w, n in enumerate(sizes)]
+        seq = [SelfPlayVecEnv("mythic_baths_v1", {"num_players": 2}, n, _pool(), seed=4 + WORKER_SEED_STRIDE * w) for w, n in enumerate(sizes)]
         obs_p = par.reset()
         obs_s = np.concatenate([v.reset() for v in seq])
         np.testing.assert_array_equal(obs_p, obs_s)
@@ -203,10 +203,8 @@ def test_a_group_cannot_be_sent_twice_or_received_idle() -> None:
 
 # ---------------------------------------------------------------- mixed table sizes
 def test_games_cycle_through_the_env_kwargs_variants_and_the_learner_takes_every_seat() -> None:
-    from mythzoo.training.selfplay import game_maker
-
     variants = [{"num_players": 2}, {"num_players": 3}, {"num_players": 4}]
-    vec = SelfPlayVecEnv(game_maker("mythic_baths_v1", variants), 6, _pool(), seed=1)
+    vec = SelfPlayVecEnv("mythic_baths_v1", variants, 6, _pool(), seed=1)
     assert [len(a) for a in vec.game_agents] == [2, 3, 4, 2, 3, 4]
     assert vec.learner_agents == ["player_0", "player_1", "player_2", "player_3"]
     vec.reset()
@@ -227,12 +225,10 @@ def test_games_cycle_through_the_env_kwargs_variants_and_the_learner_takes_every
 
 
 def test_workers_play_mixed_tables_as_in_process_vecenvs_do() -> None:
-    from mythzoo.training.selfplay import game_maker
-
     variants = [{"num_players": 2}, {"num_players": 4}]
     par = SubprocSelfPlayVecEnv("mythic_baths_v1", variants, 4, _pool(), num_workers=2, seed=4)
     try:
-        seq = [SelfPlayVecEnv(game_maker("mythic_baths_v1", variants), 2, _pool(), seed=4 + WORKER_SEED_STRIDE * w) for w in range(2)]
+        seq = [SelfPlayVecEnv("mythic_baths_v1", variants, 2, _pool(), seed=4 + WORKER_SEED_STRIDE * w) for w in range(2)]
         np.testing.assert_array_equal(par.reset(), np.concatenate([v.reset() for v in seq]))
         assert par.get_attr("num_agents") == [2, 4, 2, 4]
         rng = np.random.default_rng(0)

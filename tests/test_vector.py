@@ -53,6 +53,8 @@ def test_batched_games_equal_separate_aec_envs(config) -> None:
             e.step(int(actions[i]))
             want = [e.rewards[a] for a in e.possible_agents]
             assert np.allclose(batch.rewards[i], want, atol=1e-6), (i, batch.rewards[i], want)
+            # each seat's sum since its last move: the AEC env's cumulative rewards, in the same doubles
+            np.testing.assert_array_equal(batch.cumulative_rewards[i], [e.cumulative_reward(a) for a in e.possible_agents])
             agent = e.agent_selection
             assert bool(batch.terminations[i]) == e.terminations[agent]
             assert bool(batch.truncations[i]) == e.truncations[agent]
@@ -120,10 +122,22 @@ def test_docs_example_runs_as_written() -> None:
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "vector.md").read_text()
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    blocks = [part.split("```", 1)[0] for part in text.split("```python\n")[1:]]
+    assert len(blocks) == 2
     namespace: dict = {}
-    exec(compile(code, "docs/vector.md", "exec"), namespace)
+    exec(compile(blocks[0], "docs/vector.md", "exec"), namespace)
     assert namespace["games"].roles == ("invoker", "hero")
+    namespace = {}
+    exec(compile(blocks[1], "docs/vector.md", "exec"), namespace)  # scheduling games: 0 and 2 moved, 1 was dealt again
+    games = namespace["games"]
+
+    def fresh(seed):
+        one = vector.make("mythic_baths", 1, num_players=2)
+        one.reset(seed=seed)
+        return one.get_state(0)
+
+    assert games.get_state(1) == fresh(1234) and games.get_state(3) == fresh(3)  # dealt again; waited
+    assert games.get_state(0) != fresh(0) and games.get_state(2) != fresh(2)  # moved
 
 
 def test_solo_game_is_a_gymnasium_vector_env_with_masks_and_same_step_autoreset() -> None:
@@ -180,3 +194,35 @@ def test_the_bound_benchmark_replays_the_same_games_through_every_loop(tmp_path,
         assert abs(r["rules_us"] + r["observer_us"] + r["aec_layer_us"] - r["env_us"]) < 1e-6
         assert abs(r["ceiling"] - r["env_us"] / r["rules_observer_us"]) < 1e-9
     assert "ceiling" in capsys.readouterr().out
+
+
+def test_step_games_moves_only_the_named_games_and_start_game_deals_its_seed() -> None:
+    games = vector.make("mythic_baths", 3, autoreset=False, num_players=2, reward_mode="dense")
+    batch = games.reset(seed=5)
+    envs = [make("mythic_baths", num_players=2, reward_mode="dense") for _ in range(3)]
+    for i, e in enumerate(envs):
+        e.reset(seed=5 + i)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        live = [i for i in range(3) if batch.seat[i] >= 0]
+        chosen = [i for i in live if rng.random() < 0.5]
+        before = [games.get_state(i) for i in range(3)]
+        acts = [int(rng.choice(np.flatnonzero(batch.action_masks["player"][i]))) for i in chosen]
+        batch = games.step_games(chosen, acts)
+        for i, a in zip(chosen, acts):
+            envs[i].step(a)
+            e = envs[i]
+            np.testing.assert_array_equal(batch.cumulative_rewards[i], [e.cumulative_reward(x) for x in e.possible_agents])
+        for i in set(range(3)) - set(chosen):
+            assert games.get_state(i) == before[i] and not batch.rewards[i].any()  # the others waited
+    with pytest.raises(ValueError, match="given twice"):
+        games.step_games([0, 0], [1, 1])
+    games.start_game(1, 77)
+    fresh = make("mythic_baths", num_players=2, reward_mode="dense")
+    fresh.reset(seed=77)
+    np.testing.assert_array_equal(games.batch.observations["player"][1], fresh.observe(fresh.agent_selection)["observation"])
+    assert not games.batch.cumulative_rewards[1].any()
+    env = games.game_env(1)  # the live game as an AEC env, for search policies
+    assert env.state_ is games.states[1] and env.agent_selection == fresh.agent_selection
+    with pytest.raises(ValueError, match="game index"):
+        games.start_game(3, 0)

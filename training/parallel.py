@@ -27,7 +27,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from mythzoo.policies.base import BasePolicy
-from mythzoo.training.selfplay import EnvKwargs, OpponentPool, SelfPlayVecEnv, game_maker
+from mythzoo.training.selfplay import EnvKwargs, OpponentPool, SelfPlayVecEnv
 
 WORKER_SEED_STRIDE = 7919
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -43,7 +43,7 @@ def _worker(remote: Any, env_name: str, env_kwargs: EnvKwargs, num_envs: int, mi
     for role, category, key, policy in members:
         pools[role].add(category, key, policy)
     pool = pools[None] if None in pools else pools  # one pool for every seat, or one per role
-    vec = SelfPlayVecEnv(game_maker(env_name, env_kwargs), num_envs, pool, learner_agents, seed=seed)
+    vec = SelfPlayVecEnv(env_name, env_kwargs, num_envs, pool, learner_agents, seed=seed)
     try:
         while True:
             cmd, data = remote.recv()
@@ -100,7 +100,7 @@ class SubprocSelfPlayVecEnv(VecEnv):
             raise ValueError(f"num_workers must be at least 1, got {num_workers}")
         if num_envs < num_workers:
             raise ValueError(f"num_envs ({num_envs}) must be at least num_workers ({num_workers}): each worker plays at least one game")
-        probe = SelfPlayVecEnv(game_maker(env_name, env_kwargs), 1 if isinstance(env_kwargs, Mapping) else len(env_kwargs), pool, learner_agents, seed=seed)  # validates the learner agents; one game per variant
+        probe = SelfPlayVecEnv(env_name, env_kwargs, 1 if isinstance(env_kwargs, Mapping) else len(env_kwargs), pool, learner_agents, seed=seed)  # validates the learner agents; one game per variant
         obs_space, act_space = probe.observation_space, probe.action_space
         probe_role, self._role, self._team = probe.role[probe.learner_agents[0]], probe.role, probe.team
         probe.close()

@@ -493,7 +493,7 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
                 vec_env = SubprocSelfPlayVecEnv(env_name, train_kwargs, cfg.num_envs, pool_arg, cfg.num_workers, learner_agents, seed=cfg.seed)
                 pool = vec_env.pool  # its adds (new snapshots) reach the workers too
             else:
-                vec_env = SelfPlayVecEnv(make_env, cfg.num_envs, pool_arg, learner_agents, seed=cfg.seed)
+                vec_env = SelfPlayVecEnv(env_name, train_kwargs, cfg.num_envs, pool_arg, learner_agents, seed=cfg.seed)
                 pool = pools[role]
             lr = cfg.learning_rate if cfg.learning_rate_final is None else \
                 AnnealedLearningRate(cfg.learning_rate, cfg.learning_rate_final, cfg.total_timesteps, cfg.max_minutes, started)

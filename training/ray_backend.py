@@ -166,7 +166,7 @@ class RolloutWorker:
         import torch
 
         torch.set_num_threads(1)  # the actor never runs torch; keep its thread pool from competing with the games
-        from mythzoo.training.selfplay import SelfPlayVecEnv, game_maker
+        from mythzoo.training.selfplay import SelfPlayVecEnv
 
         self.mixes, self.seed = mixes, seed
         self.pools = self._build_pools([])  # empty until load_pool (the actor's first call)
@@ -175,7 +175,7 @@ class RolloutWorker:
         self._staged_cv = threading.Condition()
         self._fail_next_step = False
         pool = self.pools[None] if None in self.pools else self.pools
-        self.vec = SelfPlayVecEnv(game_maker(env_name, env_kwargs), num_envs, pool, learner_agents, seed=seed)
+        self.vec = SelfPlayVecEnv(env_name, env_kwargs, num_envs, pool, learner_agents, seed=seed)
         self.step_seconds = 0.0  # time spent playing, for the cost model (benchmarks/ray_cost_model.py)
 
     def _build_pools(self, members: list[tuple[str | None, str, str, Any]]) -> dict[str | None, OpponentPool]:

@@ -221,11 +221,20 @@ class MythicBathsObserver:
         return self._layout
 
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
-        """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten)."""
-        out[:] = self.observation(s, seat)
+        """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten): the joined bytes go
+        straight into a contiguous float32 row, without a temporary array."""
+        data = self._bytes(s, seat)
+        try:
+            memoryview(out).cast("B")[:] = data
+        except (TypeError, ValueError):  # not a contiguous float32 vector of this size: numpy converts
+            out[:] = np.frombuffer(data, np.float32)
 
     def observation(self, s: State, seat: int) -> np.ndarray:
         """``seat``'s view of ``s`` as a new (writable) float32 vector."""
+        return np.frombuffer(self._bytes(s, seat), np.float32)
+
+    def _bytes(self, s: State, seat: int) -> bytearray:
+        """``seat``'s view of ``s`` as the float32 vector's bytes (joined from the cached blocks)."""
         n = self.n
         parts = self.blank.copy()  # the blocks in layout order, zeros unless set
         parts[self.i_phase] = self.phase_rows[s.phase]
@@ -282,7 +291,7 @@ class MythicBathsObserver:
             for m in s.manager_pile:
                 v[m] = 1.0
             parts[self.i_gone] = struct.pack(f"<{len(v)}f", *v)
-        return np.frombuffer(bytearray().join(parts), np.float32)
+        return bytearray().join(parts)
 
     # ------------------------------------------------------------------ pieces
     def _guest_values(self, col: list[int]) -> tuple[list[int], float, float, float]:

@@ -232,13 +232,22 @@ class MythsgateObserver:
         """The Invoker's layout for seat 0, the heroes' for every other seat."""
         return self.layouts[0 if seat == 0 else 1]
 
-    def encode(self, s: State, seat: int, out: np.ndarray) -> None:
-        """Write ``seat``'s view of ``s`` into ``out``."""
-        out[:] = self.observation(s, seat)
-
     # ------------------------------------------------------------------ the vector
+    def encode(self, s: State, seat: int, out: np.ndarray) -> None:
+        """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten): the joined bytes go
+        straight into a contiguous float32 row, without a temporary array."""
+        data = self._bytes(s, seat)
+        try:
+            memoryview(out).cast("B")[:] = data
+        except (TypeError, ValueError):  # not a contiguous float32 vector of this size: numpy converts
+            out[:] = np.frombuffer(data, _F32)
+
     def observation(self, s: State, seat: int) -> np.ndarray:
-        """``seat``'s view of ``s`` as a new (writable) float32 vector.
+        """``seat``'s view of ``s`` as a new (writable) float32 vector."""
+        return np.frombuffer(self._bytes(s, seat), _F32)
+
+    def _bytes(self, s: State, seat: int) -> bytearray:
+        """``seat``'s view of ``s`` as the float32 vector's bytes.
 
         Every piece's bytes go to its slot (``self.slot``: the piece's index in its declared layout);
         the slots are joined in layout order, so each piece lands at its declared offset. A piece
@@ -360,7 +369,7 @@ class MythsgateObserver:
             parts[sl.team_hands: sl.team_hands + k] = self._c_hand_rows[first: first + k]
             if R.has_hood and s.power_deck:
                 parts[sl.hood_top] = self._p_kind_onehot[s.power_deck[-1]]
-        return np.frombuffer(bytearray().join(parts), _F32)
+        return bytearray().join(parts)
 
     # ------------------------------------------------------------------ heroes
     # A hero row is six parts (HERO_PARTS), each packed from a few HERO_KEYS lists: a change repacks

@@ -319,11 +319,20 @@ class MythwindInnkeeperObserver:
         return self._layout
 
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
-        """Write the view of ``s`` into ``out`` (every entry is overwritten)."""
-        out[:] = self.observation(s, seat)
+        """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten): the joined bytes go
+        straight into a contiguous float32 row, without a temporary array."""
+        data = self._bytes(s, seat)
+        try:
+            memoryview(out).cast("B")[:] = data
+        except (TypeError, ValueError):  # not a contiguous float32 vector of this size: numpy converts
+            out[:] = np.frombuffer(data, _FLOAT32)
 
     def observation(self, s: State, seat: int = 0) -> np.ndarray:
-        """The innkeeper's view of ``s`` as a new (writable) float32 vector."""
+        """``seat``'s view of ``s`` as a new (writable) float32 vector."""
+        return np.frombuffer(self._bytes(s, seat), _FLOAT32)
+
+    def _bytes(self, s: State, seat: int = 0) -> bytearray:
+        """``seat``'s view of ``s`` as the float32 vector's bytes (joined from the cached blocks)."""
         total = self.total
         ph, sel = s.phase, s.sel
         c = self._wdeck_cache
@@ -415,7 +424,7 @@ class MythwindInnkeeperObserver:
             self.weather_rows[s.weather], wdeck, workers, selected, pending, inn,
             grid, guests, accs, gossip, skills, dice,
         ))
-        return np.frombuffer(buf, _FLOAT32)  # a dtype instance, positional: numpy converts nothing
+        return buf
 
     # ------------------------------------------------------------ blocks
     @staticmethod
