@@ -44,7 +44,9 @@ class Table:
 
 @dataclass
 class Decision:
-    """One pending decision: the game (index into the tables of the call), who moves, what it sees."""
+    """One pending decision: the game (index into the tables of the call), who moves, what it sees.
+    On batched games (``mythzoo.vector``) ``observation`` and ``mask`` are views of the batch's rows,
+    valid until the game's next step: copy what you keep."""
 
     game: int
     agent: str
@@ -53,6 +55,11 @@ class Decision:
     mask: np.ndarray
     reward: float  # the agent's reward since its previous action (its ``last()`` reward)
     env: Any = None  # the game's env, for a policy that decides from the game (``act_in_env``: search)
+    env_of: Callable[[], Any] | None = None  # or a function that gives it (batched games: built on demand)
+
+    def live_env(self) -> Any:
+        """The game's env for ``act_in_env`` (made on demand for games played through ``mythzoo.vector``)."""
+        return self.env if self.env is not None or self.env_of is None else self.env_of()
 
 
 # decide(policy key, decisions of one group) -> one action per decision
@@ -123,6 +130,87 @@ class GameInProgress:
         self.env.step(action)
 
 
+class VectorGameInProgress:
+    """:class:`GameInProgress` for game ``j`` of a :class:`mythzoo.vector.VectorGames`: the same
+    decisions, rewards and record as the AEC env gives (an illegal action ends the game as the AEC
+    env does: -1 for the offender), with the observation and mask read from the batch's rows."""
+
+    __slots__ = ("games", "j", "record", "seats", "seat_of", "role", "final", "returns", "agents", "ended", "illegal_seat", "pending")
+
+    def __init__(self, games: Any, j: int, table: Table, pending: list[tuple[VectorGameInProgress, int]]):
+        record = table.record
+        games.start_game(j, record.seed)
+        agents = list(games.possible_agents)
+        record.agents, record.env_config = agents, dict(games.game_env(j).config)
+        self.games, self.j, self.record, self.seats, self.agents = games, j, record, table.seats, agents
+        self.seat_of = {a: i for i, a in enumerate(agents)}
+        self.role = {a: games.roles[games.seat_role[i]] for i, a in enumerate(agents)}
+        self.final: dict[str, float] = {}
+        self.returns = dict.fromkeys(agents, 0.0)
+        self.ended: str | None = None  # "terminated" or "truncated" once the game is over
+        self.illegal_seat = -1
+        self.pending = pending  # the wave's queued actions, stepped by :meth:`flush`
+
+    def next_decision(self, game: int) -> Decision | None:
+        """The next decision, or None when the game is over (record filled)."""
+        g, j, record = self.games, self.j, self.record
+        seat = g.mover(j)
+        if self.ended is None and seat >= 0:
+            agent = self.agents[seat]
+            reward = g._cum_rows[j][seat]  # the batch's cumulative_rewards[j, seat], as a Python float
+            self.returns[agent] += reward
+            role = self.role[agent]
+            # Views of the batch's rows: valid until this game steps (a caller that keeps them copies).
+            return Decision(game, agent, seat, g.batch.observations[role][j], g.batch.action_masks[role][j],
+                            reward, env_of=lambda: g.game_env(j))
+        sums = [float(x) for x in g.batch.cumulative_rewards[j]]
+        if self.illegal_seat >= 0:  # the AEC env's ending for an illegal action: the offender's sum restarts at -1
+            sums[self.illegal_seat] = -1.0
+        for k, agent in enumerate(self.agents):
+            self.final[agent] = sums[k]
+            self.returns[agent] += sums[k]
+        record.terminated |= self.ended == "terminated"
+        record.truncated |= self.ended == "truncated"
+        record.final_rewards = [self.final[a] for a in self.agents]
+        record.returns = [self.returns[a] for a in self.agents]
+        record.scores = [float(x) for x in g.scores(j)]
+        record.finished = True
+        return None
+
+    def apply(self, decision: Decision, action: int, on_action: OnAction | None) -> None:
+        """Record ``action`` (noting an illegal one), show it to ``on_action`` and play it."""
+        record = self.record
+        mask = decision.mask
+        if not 0 <= action < len(mask):
+            raise ValueError(f"action {action} is outside {decision.agent}'s action space Discrete({len(mask)})")
+        if not mask[action]:
+            record.illegal = {"seat": decision.seat, "decision": len(record.actions), "action": action}
+        if record.digests is not None:
+            previous = record.digests[-1] if record.digests else None
+            record.digests.append(decision_digest(previous, decision.agent, decision.observation, mask, action))
+        record.actions.append(action)
+        if on_action is not None:
+            on_action(decision.game, decision.agent, decision.seat, action)
+        if not mask[action]:
+            self.ended, self.illegal_seat = "terminated", decision.seat
+            return
+        self.pending.append((self, action))  # stepped with the rest of its group: one call for many games
+
+    @staticmethod
+    def flush(pending: list[tuple[VectorGameInProgress, int]]) -> None:
+        """Step the games whose actions :meth:`apply` queued (one ``step_games`` call) and note their ends."""
+        if not pending:
+            return
+        games = pending[0][0].games
+        b = games.step_games([g.j for g, _ in pending], [a for _, a in pending])
+        for g, _ in pending:
+            if b.terminations[g.j]:
+                g.ended = "terminated"
+            elif b.truncations[g.j]:
+                g.ended = "truncated"
+        pending.clear()
+
+
 def play_games(
     envs: Sequence[Any],
     tables: Sequence[Table],
@@ -134,16 +222,30 @@ def play_games(
     on_end: OnEnd | None = None,
 ) -> list[GameRecord]:
     """Play every table's game on ``envs`` (waves of ``len(envs)`` games in lockstep) and return the
-    records in table order. ``policies`` maps a seat's key to its policy (unused with ``decide``)."""
-    if not envs:
+    records in table order. ``policies`` maps a seat's key to its policy (unused with ``decide``).
+    ``envs`` may also be one :class:`mythzoo.vector.VectorGames` (``autoreset=False``): its slots
+    play the waves, with the same records as AEC envs of that game give (tested)."""
+    batched_games = hasattr(envs, "step_games")  # a mythzoo.vector.VectorGames (autoreset=False)
+    if batched_games:
+        if envs.autoreset:
+            raise ValueError("play_games needs VectorGames made with autoreset=False")
+        width = envs.num_envs
+    elif not envs:
         raise ValueError("need at least one env")
+    else:
+        width = len(envs)
     if decide is None:
         if policies is None:
             raise ValueError("give the policies, or decide")
         decide = _batch_decide(policies) if batched else _row_decide(policies)
     try:
-        for start in range(0, len(tables), len(envs)):
-            games = {start + j: GameInProgress(env, t) for j, (env, t) in enumerate(zip(envs, tables[start:start + len(envs)]))}
+        for start in range(0, len(tables), width):
+            wave = tables[start:start + width]
+            pending: list[tuple[VectorGameInProgress, int]] = []
+            if batched_games:
+                games = {start + j: VectorGameInProgress(envs, j, t, pending) for j, t in enumerate(wave)}
+            else:
+                games = {start + j: GameInProgress(env, t) for j, (env, t) in enumerate(zip(envs, wave))}
             live = list(games)
             while live:
                 groups: dict[tuple[Hashable, str], list[Decision]] = {}
@@ -160,6 +262,7 @@ def play_games(
                 for (key, _), items in groups.items():
                     for d, a in zip(items, decide(key, items)):
                         games[d.game].apply(d, int(a), on_action)
+                    VectorGameInProgress.flush(pending)  # batched games: the group's actions in one call
                 live = still
     except StopGame:
         pass
@@ -177,7 +280,7 @@ def _batch_decide(policies: Mapping[Hashable, Any]) -> Decide:
         policy = policies[key]
         in_env = _in_env(policy)
         if in_env is not None:
-            return [in_env(d.env, d.agent) for d in items]
+            return [in_env(d.live_env(), d.agent) for d in items]
         obs, masks = stack(items)
         return policy.act_batch(obs, masks, items[0].agent)
 
@@ -189,7 +292,7 @@ def _row_decide(policies: Mapping[Hashable, Any]) -> Decide:
         policy = policies[key]
         in_env = _in_env(policy)
         if in_env is not None:
-            return [in_env(d.env, d.agent) for d in items]
+            return [in_env(d.live_env(), d.agent) for d in items]
         return [policy.act(d.observation, d.mask, d.agent) for d in items]
 
     return decide

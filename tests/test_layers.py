@@ -19,7 +19,7 @@ from mythzoo.envs import GAMES  # the shipped games (the tests' toy games are re
 ROOT = Path(__file__).resolve().parents[1]
 TRAINING_ONLY = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard")
 # The torch-free commands that live in training/ (they judge and play policies; they train nothing).
-TORCH_FREE_TRAINING = ("batch_eval", "eval_cli", "explain", "leaderboard_cli", "play_cli")
+TORCH_FREE_TRAINING = ("batch_eval", "eval_cli", "explain", "games", "leaderboard_cli", "play_cli")
 
 
 def _imports(path: Path) -> set[str]:

@@ -123,7 +123,10 @@ def test_docs_example_runs_as_written() -> None:
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "vector.md").read_text()
     blocks = [part.split("```", 1)[0] for part in text.split("```python\n")[1:]]
-    assert len(blocks) == 2
+    assert len(blocks) == 3
+    namespace = {}
+    exec(compile(blocks[2], "docs/vector.md", "exec"), namespace)  # the shared runner on batched games
+    assert len(namespace["records"]) == 20 and all(r.finished for r in namespace["records"])
     namespace: dict = {}
     exec(compile(blocks[0], "docs/vector.md", "exec"), namespace)
     assert namespace["games"].roles == ("invoker", "hero")

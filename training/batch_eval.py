@@ -8,6 +8,7 @@ from typing import Any
 
 from mythzoo.evaluation import GameRecord, Table, play_games
 from mythzoo.policies.base import BasePolicy
+from mythzoo.training.games import runner_games
 
 
 def evaluate_vs(
@@ -25,9 +26,9 @@ def evaluate_vs(
     are the env's teams, every agent on its own in a free-for-all; an all-way tie is no win: see
     :mod:`mythzoo.evaluation.outcome`), mean reward (the learner's return over the whole game),
     the number of games, and every game's return in game order (``returns``)."""
-    envs = [make_env() for _ in range(min(batch, games))]
-    u = envs[0].unwrapped
-    agents = list(envs[0].possible_agents)
+    envs = runner_games(make_env, min(batch, games))  # batched games (mythzoo.vector) from a GameMaker
+    u = (envs.env if hasattr(envs, "step_games") else envs[0]).unwrapped
+    agents = list(u.possible_agents)
     seats = list(learner_agents) if learner_agents else agents
     team = [u.agent_team(a) for a in agents]
     learner_seat = [agents.index(seats[g % len(seats)]) for g in range(games)]

@@ -395,10 +395,9 @@ def train(cfg: TrainConfig, opponents: Any = None) -> dict[str, Any]:
     # Warm start and teacher labels play whole tables of one size: the first variant's.
     make_demo_env = game_maker(env_name, train_kwargs if cfg.env_kwargs_variants is None else train_kwargs[0])
 
-    def make_eval_env():
-        # Evaluations may use other env arguments than training (e.g. train on a shaped reward,
-        # judge on the official win/loss one).
-        return mz_envs.make(env_name, **(cfg.eval_env_kwargs if cfg.eval_env_kwargs is not None else cfg.env_kwargs))
+    # Evaluations may use other env arguments than training (e.g. train on a shaped reward, judge on
+    # the official win/loss one).
+    make_eval_env = game_maker(env_name, cfg.eval_env_kwargs if cfg.eval_env_kwargs is not None else cfg.env_kwargs)
 
     probe = make_env()
     spec = EnvSpec.from_env(probe)

@@ -20,6 +20,7 @@ import torch
 from mythzoo.evaluation import Decision, GameRecord, Table, play_games
 from mythzoo.evaluation.runner import stack
 from mythzoo.policies.base import BasePolicy
+from mythzoo.training.games import runner_games
 
 
 def collect_demonstrations(
@@ -44,8 +45,8 @@ def collect_demonstrations(
     actions: list[int] = []
     returns: list[float] = []
     learners = set(learner_agents)
-    envs = [make_env() for _ in range(min(batch, games))]
-    u = envs[0].unwrapped
+    envs = runner_games(make_env, min(batch, games))  # batched games (mythzoo.vector) from a GameMaker
+    u = (envs.env if hasattr(envs, "step_games") else envs[0]).unwrapped
     n = len(u.possible_agents)
     tables = [Table(GameRecord(u.env_name, {}, n, seed + g, ["teacher"] * n, [None] * n, digests=None), ["teacher"] * n) for g in range(games)]
     # Per game and learner agent: the row of each decision and the rewards that followed it (the
@@ -67,8 +68,8 @@ def collect_demonstrations(
                     row, r = steps[-1]
                     steps[-1] = (row, r + d.reward)
                 steps.append((len(actions), 0.0))
-                obs_rows.append(d.observation)
-                mask_rows.append(d.mask)
+                obs_rows.append(d.observation.copy())  # on batched games a view of a row that the next step rewrites
+                mask_rows.append(d.mask.copy())
                 actions.append(int(a))
                 returns.append(0.0)
         return played

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from mythzoo.evaluation.outcome import score_from_return
 from mythzoo.policies.base import Policy
+from mythzoo.training.games import EnvKwargs, GameMaker, game_maker, runner_games  # noqa: F401  (re-exported: callers import them from here)
 
 
 class OpponentPool:
@@ -91,30 +92,6 @@ class OpponentPool:
         self.games[key] += 1
         old = self.score.get(key, 0.5)
         self.score[key] = old + alpha * (learner_score - old)
-
-
-EnvKwargs = Mapping[str, Any] | Sequence[Mapping[str, Any]]
-
-
-def game_maker(env_name: str, env_kwargs: EnvKwargs) -> Callable[[], Any]:
-    """A function that makes the games of a :class:`SelfPlayVecEnv`.
-
-    ``env_kwargs`` is one dict of env arguments, or a list of them: the games then cycle through
-    the list (game ``k`` made with ``env_kwargs[k % len]``), so one batch mixes, for example, 2-,
-    3- and 4-player tables (config ``env_kwargs_variants``)."""
-    from mythzoo import envs as mz_envs
-
-    variants = [dict(env_kwargs)] if isinstance(env_kwargs, Mapping) else [dict(k) for k in env_kwargs]
-    if not variants:
-        raise ValueError("env_kwargs: an empty list of variants")
-    made = [0]
-
-    def make() -> Any:
-        kwargs = variants[made[0] % len(variants)]
-        made[0] += 1
-        return mz_envs.make(env_name, **kwargs)
-
-    return make
 
 
 class SelfPlayVecEnv(VecEnv):
