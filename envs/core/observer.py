@@ -54,7 +54,10 @@ class ObservationLayout:
 
     def views(self, buffer: np.ndarray) -> dict[str, np.ndarray]:
         """Named, shaped views into a flat buffer."""
-        return {p.name: buffer[p.offset : p.offset + p.size].reshape(p.shape) for p in self.pieces}
+        spans = self.__dict__.get("_spans")
+        if spans is None or len(spans) != len(self.pieces):  # worked out once (heuristics read every observation)
+            spans = self.__dict__["_spans"] = [(p.name, p.offset, p.offset + p.size, p.shape) for p in self.pieces]
+        return {name: buffer[a:b].reshape(shape) for name, a, b, shape in spans}
 
     def features(self) -> list[str]:
         """One name per entry of the flat vector, e.g. ``bath.guest_needs[2,salts]``."""
