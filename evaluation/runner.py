@@ -117,17 +117,21 @@ class GameInProgress:
 
     def apply(self, decision: Decision, action: int, on_action: OnAction | None) -> None:
         """Record ``action`` (noting an illegal one), show it to ``on_action`` and play it."""
-        record = self.record
-        mask = decision.mask
-        if 0 <= action < len(mask) and not mask[action]:
-            record.illegal = {"seat": decision.seat, "decision": len(record.actions), "action": action}
-        if record.digests is not None:
-            previous = record.digests[-1] if record.digests else None
-            record.digests.append(decision_digest(previous, decision.agent, decision.observation, mask, action))
-        record.actions.append(action)
-        if on_action is not None:
-            on_action(decision.game, decision.agent, decision.seat, action)
+        _record_action(self.record, decision, action, on_action)
         self.env.step(action)
+
+
+def _record_action(record: GameRecord, decision: Decision, action: int, on_action: OnAction | None) -> None:
+    """Note ``action`` in the record (an illegal one, the chained digest) and show it to ``on_action``."""
+    mask = decision.mask
+    if 0 <= action < len(mask) and not mask[action]:
+        record.illegal = {"seat": decision.seat, "decision": len(record.actions), "action": action}
+    if record.digests is not None:
+        previous = record.digests[-1] if record.digests else None
+        record.digests.append(decision_digest(previous, decision.agent, decision.observation, mask, action))
+    record.actions.append(action)
+    if on_action is not None:
+        on_action(decision.game, decision.agent, decision.seat, action)
 
 
 class VectorGameInProgress:
@@ -179,18 +183,10 @@ class VectorGameInProgress:
 
     def apply(self, decision: Decision, action: int, on_action: OnAction | None) -> None:
         """Record ``action`` (noting an illegal one), show it to ``on_action`` and play it."""
-        record = self.record
         mask = decision.mask
         if not 0 <= action < len(mask):
             raise ValueError(f"action {action} is outside {decision.agent}'s action space Discrete({len(mask)})")
-        if not mask[action]:
-            record.illegal = {"seat": decision.seat, "decision": len(record.actions), "action": action}
-        if record.digests is not None:
-            previous = record.digests[-1] if record.digests else None
-            record.digests.append(decision_digest(previous, decision.agent, decision.observation, mask, action))
-        record.actions.append(action)
-        if on_action is not None:
-            on_action(decision.game, decision.agent, decision.seat, action)
+        _record_action(self.record, decision, action, on_action)
         if not mask[action]:
             self.ended, self.illegal_seat = "terminated", decision.seat
             return

@@ -229,3 +229,23 @@ def test_step_games_moves_only_the_named_games_and_start_game_deals_its_seed() -
     assert env.state_ is games.states[1] and env.agent_selection == fresh.agent_selection
     with pytest.raises(ValueError, match="game index"):
         games.start_game(3, 0)
+
+
+@pytest.mark.parametrize("name,kwargs", [("mythic_baths", {"num_players": 3}), ("mythsgate", {"num_heroes": 2}), ("mythwind_innkeeper", {})])
+def test_observers_encode_into_contiguous_rows_and_any_other_float_vector(name, kwargs) -> None:
+    env = make(name, **kwargs)
+    env.reset(seed=4)
+    u = env.unwrapped
+    seat = u.possible_agents.index(env.agent_selection)
+    want = u.observer.observation(u.state_, seat)
+    rows = np.full((3, want.size), 7.0, dtype=np.float32)
+    u.observer.encode(u.state_, seat, rows[1])  # a contiguous row: the bytes are copied in
+    strided = np.full(2 * want.size, 7.0, dtype=np.float32)[::2]
+    u.observer.encode(u.state_, seat, strided)  # not contiguous: numpy converts
+    doubles = np.zeros(want.size, dtype=np.float64)
+    u.observer.encode(u.state_, seat, doubles)  # another dtype: numpy converts
+    assert np.array_equal(rows[1], want) and np.array_equal(strided, want) and np.array_equal(doubles, want)
+    assert (rows[0] == 7).all() and (rows[2] == 7).all(), "only the given row is written"
+    for wrong in (np.zeros(want.size + 1, dtype=np.float32), np.zeros(want.size // 2, dtype=np.float64)):  # the latter has as many bytes
+        with pytest.raises(ValueError):
+            u.observer.encode(u.state_, seat, wrong)

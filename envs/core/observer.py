@@ -14,6 +14,18 @@ from math import prod
 import numpy as np
 
 
+def write_bytes(data: bytes | bytearray, out: np.ndarray) -> None:
+    """Write a float32 vector's bytes into ``out``: straight into a contiguous float32 row (no
+    temporary array), else through numpy (which converts, or says why the shapes differ)."""
+    try:
+        view = memoryview(out)
+        if view.format != "f":  # only float32 may take the bytes as they are
+            raise TypeError
+        view.cast("B")[:] = data
+    except (TypeError, ValueError):
+        out[:] = np.frombuffer(data, np.float32)
+
+
 @dataclass(frozen=True)
 class Piece:
     """One named block of the observation vector."""

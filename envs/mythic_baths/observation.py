@@ -16,7 +16,7 @@ import struct
 
 import numpy as np
 
-from mythzoo.envs.core.observer import ObservationLayout
+from mythzoo.envs.core.observer import ObservationLayout, write_bytes
 from mythzoo.envs.mythic_baths.actions import MAX_BATHS, SUPPLY_SIZE
 from mythzoo.envs.mythic_baths.cards import CREATURES, CardSet
 from mythzoo.envs.mythic_baths.rules import JACKALOPE, PHASE_NAMES, TOKEN_USED, MythicBathsRules, State
@@ -223,11 +223,7 @@ class MythicBathsObserver:
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten): the joined bytes go
         straight into a contiguous float32 row, without a temporary array."""
-        data = self._bytes(s, seat)
-        try:
-            memoryview(out).cast("B")[:] = data
-        except (TypeError, ValueError):  # not a contiguous float32 vector of this size: numpy converts
-            out[:] = np.frombuffer(data, np.float32)
+        write_bytes(self._bytes(s, seat), out)
 
     def observation(self, s: State, seat: int) -> np.ndarray:
         """``seat``'s view of ``s`` as a new (writable) float32 vector."""

@@ -15,7 +15,7 @@ from itertools import compress
 from operator import ne
 
 import numpy as np
-from mythzoo.envs.core.observer import ObservationLayout
+from mythzoo.envs.core.observer import ObservationLayout, write_bytes
 from mythzoo.envs.mythsgate.actions import MAX_HEROES, NUM_MINIONS, VIEW
 from mythzoo.envs.mythsgate.gamedata import BOOKS, DECKS, PRINTED, TOKENS, TRACKS
 from mythzoo.envs.mythsgate.layout import (
@@ -236,11 +236,7 @@ class MythsgateObserver:
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten): the joined bytes go
         straight into a contiguous float32 row, without a temporary array."""
-        data = self._bytes(s, seat)
-        try:
-            memoryview(out).cast("B")[:] = data
-        except (TypeError, ValueError):  # not a contiguous float32 vector of this size: numpy converts
-            out[:] = np.frombuffer(data, _F32)
+        write_bytes(self._bytes(s, seat), out)
 
     def observation(self, s: State, seat: int) -> np.ndarray:
         """``seat``'s view of ``s`` as a new (writable) float32 vector."""

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from mythzoo.envs.core.observer import ObservationLayout
+from mythzoo.envs.core.observer import ObservationLayout, write_bytes
 from mythzoo.envs.mythwind_innkeeper.actions import NUM_SLOTS, OPERATE, slot_name
 from mythzoo.envs.mythwind_innkeeper.components import (
     ACC_TYPES, ALIGNMENTS, COMPLAINT_KINDS, DIE_TYPES, EFFECT_KINDS, SERVICES, STYLES, WEATHER_TYPES,
@@ -321,11 +321,7 @@ class MythwindInnkeeperObserver:
     def encode(self, s: State, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s view of ``s`` into ``out`` (every entry is overwritten): the joined bytes go
         straight into a contiguous float32 row, without a temporary array."""
-        data = self._bytes(s, seat)
-        try:
-            memoryview(out).cast("B")[:] = data
-        except (TypeError, ValueError):  # not a contiguous float32 vector of this size: numpy converts
-            out[:] = np.frombuffer(data, _FLOAT32)
+        write_bytes(self._bytes(s, seat), out)
 
     def observation(self, s: State, seat: int = 0) -> np.ndarray:
         """``seat``'s view of ``s`` as a new (writable) float32 vector."""
