@@ -3,8 +3,10 @@
 Everything in mythzoo that plays whole games goes through :func:`play_games`: tournaments and
 ``mythzoo play`` (one game at a time, ``batched=False``), ``mythzoo demo``, the training's fast
 evaluation (``mythzoo.training.batch_eval.evaluate_vs``) and the warm start's demonstrations
-(``mythzoo.training.pretrain.collect_demonstrations``). Self-play (``training/selfplay.py``) keeps
-its own loop: it stops each game at the learner's turn for SB3, which no evaluation needs.
+(``mythzoo.training.pretrain.collect_demonstrations``), those two on batched games (``envs`` one
+:class:`mythzoo.vector.VectorGames`: :class:`VectorGameInProgress`). Self-play
+(``training/selfplay.py``) keeps its own loop over batched games: it stops each game at the
+learner's turn for SB3, which no evaluation needs.
 
 Each game is a :class:`Table`: a :class:`GameRecord` to fill (its ``seed`` is the env's reset
 seed) and the policy key of every seat. Games are played in waves of ``len(envs)``: the games of a
