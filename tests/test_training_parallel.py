@@ -279,3 +279,26 @@ def test_variants_that_change_the_layout_are_refused(tmp_path: Path, monkeypatch
     with pytest.raises(ValueError, match="changes the observation layout or action table"):
         ppo.train(cfg)
     assert not (tmp_path / "runs").exists(), "a refused run leaves nothing"
+
+
+def test_the_training_bound_benchmark_splits_a_step_into_games_forward_passes_and_update(tmp_path, capsys) -> None:
+    """``benchmarks/bench_train_bound.py`` (a tiny config: two worker processes, three rollouts) meters
+    the workers' and the learner's CPU per learner step, and its ceilings follow from those parts:
+    freeing the games or the update can only raise the rate every core would give."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_train_bound
+
+    out = tmp_path / "bound.json"
+    argv = ["--rollouts", "3", "--repeats", "1", "--tutorial-steps", "64", "--json", str(out),
+            "num_envs=4", "n_steps=64", "batch_size=64", "n_epochs=1"]
+    assert bench_train_bound.main(argv) == 0
+    fig = json.loads(out.read_text())
+    med, ceil, cores = fig["medians"], fig["ceilings"], fig["cores"]
+    assert med["collect_workers_cpu"] > 0 and med["collect_main_cpu"] > 0 and med["update_main_cpu"] > 0
+    cpu = med["collect_workers_cpu"] + med["update_workers_cpu"] + med["collect_main_cpu"] + med["update_main_cpu"]
+    assert ceil["today's work"] == pytest.approx(1e6 * cores / cpu)
+    assert ceil["today's work"] < min(ceil["games free"], ceil["update free"])
+    assert "ceiling, games free" in capsys.readouterr().out
