@@ -78,3 +78,46 @@ def test_beats_random_on_mean_return_by_a_wide_margin() -> None:
     se = np.sqrt(h.var(ddof=1) / len(h) + r.var(ddof=1) / len(r))
     assert diff - 1.96 * se > 30.0, (h.mean(), r.mean(), se)
     assert (h > r.max()).mean() >= 0.9, (h, r)
+
+
+def test_banned_rows_must_name_operate_rows() -> None:
+    env = mythwind_innkeeper_v3.env()
+    with pytest.raises(ValueError, match="unknown Operate row.*'brew'.*pamper, improve, serve, mingle, party"):
+        MythwindInnkeeperHeuristic(env, seed=0, banned_rows=["mingle", "brew"])
+
+
+@pytest.mark.parametrize("banned, die_type", [("mingle", "villager"), ("improve", "sprite")])
+def test_a_player_told_of_a_banned_row_places_no_skill_there_and_hires_no_die_for_it(banned: str, die_type: str) -> None:
+    """The design report's bans: the row is masked out for the character and the workers, and the
+    heuristic, told of it, never puts a skill in that row nor hires the die type that works it
+    (villager dice Mingle, sprite dice Improve). Untold, it does both on the same campaigns."""
+    from mythzoo.envs.mythwind_innkeeper.names import DIE_TYPES, OPERATE as ROWS
+
+    env = mythwind_innkeeper_v3.env()
+    r = env.unwrapped.rules
+    row = ROWS.index(banned)
+    banned_ids = {r.A_OPER + row} | {r.A_WORKER + d * len(ROWS) + row for d in range(r.ND)}
+    kind = DIE_TYPES.index(die_type)
+
+    def campaign(told: bool, seed: int) -> tuple[bool, bool]:
+        policy = MythwindInnkeeperHeuristic(env, seed=seed, banned_rows=[banned] if told else ())
+        env.reset(seed=seed)
+        skill_there = die_hired = False
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mask = obs["action_mask"].copy()
+            if mask[[a for a in range(len(mask)) if a not in banned_ids]].any():
+                mask[list(banned_ids)] = 0
+            env.step(policy.act(obs["observation"], mask, agent))
+            s = env.unwrapped.state_
+            skill_there |= row in s.skill_row
+            die_hired |= any(s.dice[d] >= 0 for d in r.dice_of_type[kind])
+        return skill_there, die_hired
+
+    told = [campaign(True, seed) for seed in range(3)]
+    assert not any(s or d for s, d in told)
+    untold = [campaign(False, seed) for seed in range(3)]
+    assert any(d for _, d in untold), "the untold heuristic hires that die: the test would not see the difference"

@@ -4,7 +4,8 @@
 
 Plays seeded campaigns (seeds ``seed .. seed + campaigns - 1``) of the heuristic, of the heuristic
 with one Operate action banned (Serve, Party, Pamper, Mingle, Improve: neither the character nor a
-worker may take it) or with skills banned (no Longhouse), and of three weaker policies (random,
+worker may take it, and the heuristic knows it: ``banned_rows``) or with skills banned (no
+Longhouse), and of three weaker policies (random,
 "mingle and seat", "seat only"), and prints every design target of
 ``docs/design/mythwind_innkeeper.md`` with a 95% interval and "met"/"missed":
 
@@ -146,7 +147,10 @@ def play(config: str, seed: int) -> dict:
     _count_unseated_at_dusk(rules)
     banned = {ROWS.index(config[4:])} if config.startswith("ban_") and config != "ban_skills" else set()
     no_skills = config == "ban_skills"
-    heuristic = MythwindInnkeeperHeuristic(env, seed=seed) if config == "heuristic" or config.startswith("ban_") else None
+    # The banned row is masked out, and the heuristic is told of it, as a player facing that rule
+    # would be (no skill placed in it, no die hired for it).
+    heuristic = (MythwindInnkeeperHeuristic(env, seed=seed, banned_rows=[ROWS[r] for r in banned])
+                 if config == "heuristic" or config.startswith("ban_") else None)
     rand = RandomPolicy(seed) if config == "random" else None
     simple = _Simple(ranges, mingle=config == "mingle_and_seat") if config in ("mingle_and_seat", "seat_only") else None
     uses = [0] * len(ROWS)

@@ -157,7 +157,10 @@ class InnModel:
         return cap, self._have(s, acc, dmg, False), [float(c) for c in self._style_counts(s, acc, dmg, sty, False)]
 
     def _skill_uses(self, s: _View, row: int) -> float:
-        """Expected resolutions left of a skill in ``row`` (one character action a day)."""
+        """Expected resolutions left of a skill in ``row`` (one character action a day; none in a
+        row the player may not take)."""
+        if row in self.banned_rows:
+            return 0.0
         frac = {1: 0.5, 3: 0.5, 2: 0.3, 0: 0.1, 4: 0.1}[row]
         return s.days_left * frac
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, SERVED_CARD_MINGLE_WEIGHT, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
+from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, SERVED_CARD_MINGLE_WEIGHT, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, IMPROVE_ROW, MINGLE_ROW, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
 
 
 class PhaseChoices:
@@ -106,12 +106,13 @@ class PhaseChoices:
             val += 0.01 * self._skill_uses(s, row)  # the most played free row first
             if val > best_val:
                 best, best_val = self.o["learn"] + arg, val
-        # Hire one villager die (Mingle: each pip an adventure card's coins), then one sprite die, while
-        # they can pay back; a second die of either type paid back less than it cost (measured).
+        # Hire one villager die (Mingle: each pip an adventure card's coins), then one sprite die
+        # (Improve), while they can pay back; a second die of either type paid back less than it cost
+        # (measured). No die for a row the player may not take.
         if best == self.o["town_pass"] and HIRE and s.days_left >= 4 and s.coins >= 3 + HIRE_RESERVE:
-            for die, villager in ((VILLAGER_DIE, True), (SPRITE_DIE, False)):
+            for die, villager, row in ((VILLAGER_DIE, True, MINGLE_ROW), (SPRITE_DIE, False, IMPROVE_ROW)):
                 hire = self.o["hire"] + die
-                if hire in legal and not any(h and ty == villager for h, ty in s.dice):
+                if hire in legal and row not in self.banned_rows and not any(h and ty == villager for h, ty in s.dice):
                     return hire
         return best
 

@@ -6,6 +6,7 @@ plain :class:`_View` of Python values; never the engine state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,8 @@ import numpy as np
 FURNITURE = ("window", "door", "table", "bar", "fireplace")
 SERVICES = ("kitchen", "drink", "food", "stage", "music", "play")
 STYLES = ("cultured", "imperial", "frontier")
-ROWS = ("pamper", "improve", "serve", "mingle", "party")
+ROWS = ("pamper", "improve", "serve", "mingle", "party")  # the Operate rows, top to bottom (A12)
+IMPROVE_ROW, MINGLE_ROW = ROWS.index("improve"), ROWS.index("mingle")
 NF = len(FURNITURE)
 WINDOW, DOOR, TABLE, BAR, FIREPLACE, KITCHEN, DRINK, FOOD, STAGE, MUSIC, PLAY = range(11)
 SUPPORT = {DRINK: KITCHEN, FOOD: KITCHEN, MUSIC: STAGE, PLAY: STAGE}
@@ -60,7 +62,14 @@ class _View:
 class InnReading:
     """The layout indices (``__init__``) and the decoding of one observation (``_read``)."""
 
-    def __init__(self, env: Any, seed: int | None = None):
+    def __init__(self, env: Any, seed: int | None = None, banned_rows: Iterable[str] = ()):
+        banned = tuple(banned_rows)
+        unknown = [r for r in banned if r not in ROWS]
+        if unknown:
+            raise ValueError(f"unknown Operate row(s) {unknown}: the rows are {', '.join(ROWS)}")
+        # Rows the player knows it may not take (the design report's bans): no skill is placed
+        # there and no worker die is hired for them.
+        self.banned_rows = frozenset(ROWS.index(r) for r in banned)
         u = env.unwrapped
         self.layout = u.observation_layout()
         self.table = u.action_table()
