@@ -14,7 +14,10 @@ the cores' use (CPU seconds over cores x wall seconds), and three ceilings in le
 
 * every core busy with today's work per step (``cores / CPU seconds per step``);
 * the same with the games free (only the learner's forward passes and the update);
-* the same with the update free (only the games and the forward passes).
+* the same with the update free (only the games and the forward passes);
+* the same with the opponents' choices and the pipes free: the games measured alone (random
+  opponents, no network, one process: today's engine, observer and self-play bookkeeping) in place
+  of the workers' CPU.
 
 A ceiling divided by the tutorial's rate is the most that ratio can reach while that work per step
 stands: a target above it needs less work per step, not better scheduling.
@@ -95,11 +98,35 @@ def measure(rollouts: int, overrides: list[str]) -> dict[str, float]:
     return us
 
 
+def games_alone_us(seconds: float, overrides: list[str]) -> float:
+    """CPU microseconds per learner step of the shipped config's games alone, in this process: one
+    worker's block of games (``num_envs // num_workers``), the learner taking its first legal action
+    and every other seat a uniform-random one (no network, no pipes): today's engine and observer,
+    with the self-play bookkeeping, and nothing else."""
+    from mythzoo.policies.base import RandomPolicy
+    from mythzoo.training.config import load_config
+    from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+
+    cfg = load_config("mythic_baths/ppo.yaml", list(overrides))
+    pool = OpponentPool({"baselines": 1.0}, seed=0)
+    pool.add("baselines", "random", RandomPolicy(0))
+    vec = SelfPlayVecEnv(cfg.env, cfg.env_kwargs, max(1, cfg.num_envs // max(1, cfg.num_workers)), pool, seed=0)
+    vec.reset()
+    steps, c0, w0 = 0, time.process_time(), time.perf_counter()
+    while time.perf_counter() - w0 < seconds:
+        vec.step(vec.action_masks().argmax(axis=1))
+        steps += vec.num_envs
+    us = 1e6 * (time.process_time() - c0) / steps
+    vec.close()
+    return us
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rollouts", type=int, default=4, help="mythzoo rollouts per round, the first one warm-up (64 games x 128 steps each)")
     ap.add_argument("--tutorial-steps", type=int, default=4096, help="tutorial timesteps per round")
-    ap.add_argument("--repeats", type=int, default=2, help="rounds (each: the tutorial, then mythzoo)")
+    ap.add_argument("--repeats", type=int, default=2, help="rounds (each: the tutorial, then mythzoo, then its games alone)")
+    ap.add_argument("--games-seconds", type=float, default=2.0, help="seconds of the games-alone measurement per round")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("overrides", nargs="*", help="config overrides key=value for the mythzoo side")
     args = ap.parse_intermixed_args(argv)
@@ -115,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         tut = bench_tutorial(args.tutorial_steps)
         us = measure(args.rollouts, args.overrides)
         us["tutorial"] = tut
+        us["games_alone"] = games_alone_us(args.games_seconds, args.overrides)
         rounds.append(us)
         print(f"round {r + 1}/{args.repeats}: tutorial {tut:6.0f} steps/s, mythzoo {us['rate']:6.0f} steps/s", flush=True)
     med = {k: float(np.median([x[k] for x in rounds])) for k in rounds[0]}
@@ -124,15 +152,17 @@ def main(argv: list[str] | None = None) -> int:
     cpu = games + forward + update
     use = cpu / (cores * wall)
     ceilings = {"today's work": 1e6 * cores / cpu, "games free": 1e6 * cores / (forward + update),
-                "update free": 1e6 * cores / (games + forward)}
+                "update free": 1e6 * cores / (games + forward),
+                "opponents and pipes free": 1e6 * cores / (med["games_alone"] + forward + update)}
     tut = med["tutorial"]
     print(f"\nper learner step (medians of {args.repeats} rounds, microseconds):")
     print(f"  wall: collection {med['collect_wall']:7.1f}, update {med['update_wall']:7.1f}, total {wall:7.1f} ({1e6 / wall:,.0f} steps/s)")
     print(f"  CPU:  games (workers) {games:7.1f}, learner forward passes and rollout bookkeeping {forward:7.1f}, PPO update {update:7.1f}, total {cpu:7.1f}")
     print(f"  cores' use: {100 * use:.0f}% of {cores} cores x wall time")
+    print(f"  the games alone (random opponents, no network, no pipes, in one process): {med['games_alone']:7.1f} CPU")
     print(f"tutorial setup: {tut:,.0f} learner steps/s (median)")
     for name, rate in ceilings.items():
-        print(f"ceiling, {name:13s}: {rate:8,.0f} learner steps/s = {rate / tut:5.2f}x the tutorial")
+        print(f"ceiling, {name:24s}: {rate:8,.0f} learner steps/s = {rate / tut:5.2f}x the tutorial")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rounds": rounds, "medians": med, "cores": cores, "cores_use": use, "ceilings": ceilings,

@@ -292,7 +292,7 @@ def test_the_training_bound_benchmark_splits_a_step_into_games_forward_passes_an
     import bench_train_bound
 
     out = tmp_path / "bound.json"
-    argv = ["--rollouts", "3", "--repeats", "1", "--tutorial-steps", "64", "--json", str(out),
+    argv = ["--rollouts", "3", "--repeats", "1", "--tutorial-steps", "64", "--games-seconds", "0.2", "--json", str(out),
             "num_envs=4", "n_steps=64", "batch_size=64", "n_epochs=1"]
     assert bench_train_bound.main(argv) == 0
     fig = json.loads(out.read_text())
@@ -301,4 +301,7 @@ def test_the_training_bound_benchmark_splits_a_step_into_games_forward_passes_an
     cpu = med["collect_workers_cpu"] + med["update_workers_cpu"] + med["collect_main_cpu"] + med["update_main_cpu"]
     assert ceil["today's work"] == pytest.approx(1e6 * cores / cpu)
     assert ceil["today's work"] < min(ceil["games free"], ceil["update free"])
+    assert med["games_alone"] > 0
+    forward, update = med["collect_main_cpu"], med["update_main_cpu"]
+    assert ceil["opponents and pipes free"] == pytest.approx(1e6 * cores / (med["games_alone"] + forward + update))
     assert "ceiling, games free" in capsys.readouterr().out
