@@ -82,3 +82,42 @@ def test_unseated_guests_are_tallied_by_why_once_each(monkeypatch) -> None:
     assert why["service_missing"] == seen["service_missing"]
     monkeypatch.undo()
     assert MythwindInnkeeperRules._host is host  # play() left the class as it found it
+
+
+def test_set_overrides_a_heuristic_constant_for_the_run_and_puts_it_back() -> None:
+    """``--set NAME.KEY=VALUE`` plays the campaigns with that constant changed (here Rumormonger
+    valued far above its shipped worth: the heuristic learns it), and the process's heuristic is
+    as shipped afterwards."""
+    from mythzoo.envs.mythwind_innkeeper.components import load_data
+    from mythzoo.policies.mythwind_innkeeper_heuristic import reading
+
+    mod = _module()
+    shipped = dict(reading.OTHER_SKILL_USE), reading.LOSE_VALUE
+    rumormonger = [k.key for k in load_data().skills].index("rumormonger")
+    base = mod.run(2, 0, 1, ["heuristic"])["heuristic"]
+    overrides = [mod.parse_override("OTHER_SKILL_USE.rumormonger=5"), mod.parse_override("LOSE_VALUE=4")]
+    changed = mod.run(2, 0, 1, ["heuristic"], overrides)["heuristic"]
+    assert not any(rumormonger in r["skills"] for r in base)
+    assert all(rumormonger in r["skills"] for r in changed)
+    assert (dict(reading.OTHER_SKILL_USE), reading.LOSE_VALUE) == shipped
+    assert mod.run(2, 0, 1, ["heuristic"])["heuristic"] == base
+
+
+def test_set_refuses_what_is_not_a_number_constant_of_the_heuristic(capsys) -> None:
+    import pytest
+
+    mod = _module()
+    for bad, said in [("LOSE_VALUE", "expected NAME=VALUE"), ("LOSE_VALUE=lots", "is not a number"),
+                      ("OTHER_SKILL_USE.juggling=1", "has no entry 'juggling'"), ("NO_SUCH=1", "not a number constant"),
+                      ("ADJ=1", "not a number constant"), ("OTHER_SKILL_USE=1", "not a number constant")]:
+        with pytest.raises(SystemExit) as e:
+            mod.main(["--campaigns", "1", "--configs", "heuristic", "--set", bad])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err, bad
+    with pytest.raises(SystemExit):
+        mod.main(["--campaigns", "1", "--set", "LOSE_VALUE=4", "--write"])
+    assert "cannot be combined with --set" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        mod.main(["--campaigns", "1", "--configs", "heuristic,ban_juggling"])
+    assert "unknown configuration(s) ban_juggling" in capsys.readouterr().err

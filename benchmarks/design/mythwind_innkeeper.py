@@ -131,6 +131,68 @@ def _count_unseated_at_dusk(rules) -> None:
     rules._done_steps[P_SEAT_GUEST] = tallying_host
 
 
+HEURISTIC_MODULES = ("reading", "model", "phases")  # where the heuristic's constants are bound
+_overrides: list[tuple[str, object, float]] = []  # this process's --set overrides, applied before each campaign
+
+
+def parse_override(text: str) -> tuple[str, object, float]:
+    """``NAME=VALUE`` (a number constant of the heuristic) or ``NAME.KEY=VALUE`` (an entry of a dict
+    constant, such as ``OTHER_SKILL_USE.rumormonger`` or ``SKILL_USE_SHARE.2``); ValueError names
+    what is wrong."""
+    from mythzoo.policies.mythwind_innkeeper_heuristic import reading
+
+    name, eq, value = text.partition("=")
+    if not eq:
+        raise ValueError(f"--set {text!r}: expected NAME=VALUE")
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValueError(f"--set {text!r}: {value!r} is not a number") from None
+    name, dot, key = name.partition(".")
+    current = getattr(reading, name, None) if name.isupper() else None
+    if isinstance(current, dict) and dot:
+        keys = {str(k): k for k in current}
+        if key not in keys:
+            raise ValueError(f"--set {text!r}: {name} has no entry {key!r} (it has {', '.join(keys)})")
+        return name, keys[key], number
+    if isinstance(current, (int, float)) and not isinstance(current, bool) and not dot:
+        return name, None, number
+    raise ValueError(f"--set {text!r}: not a number constant, or an entry of a dict constant, of the heuristic "
+                     "(policies/mythwind_innkeeper_heuristic/reading.py)")
+
+
+def _apply_overrides() -> None:
+    import importlib
+
+    for name, key, value in _overrides:
+        for mod in HEURISTIC_MODULES:
+            m = importlib.import_module(f"mythzoo.policies.mythwind_innkeeper_heuristic.{mod}")
+            if not hasattr(m, name):
+                continue
+            if key is None:
+                setattr(m, name, value)
+            else:
+                getattr(m, name)[key] = value  # the same dict object wherever it is imported
+
+
+def _set_overrides(overrides: list[tuple[str, object, float]]) -> None:
+    _overrides[:] = overrides
+    _apply_overrides()
+
+
+def _saved_constants(overrides: list[tuple[str, object, float]]) -> list[tuple[object, str, object, object]]:
+    """(module, name, key, value) of what ``overrides`` would change, to put back afterwards."""
+    import importlib
+
+    saved = []
+    for name, key, _ in overrides:
+        for mod in HEURISTIC_MODULES:
+            m = importlib.import_module(f"mythzoo.policies.mythwind_innkeeper_heuristic.{mod}")
+            if hasattr(m, name):
+                saved.append((m, name, key, getattr(m, name) if key is None else getattr(m, name)[key]))
+    return saved
+
+
 def play(config: str, seed: int) -> dict:
     """One seeded campaign of ``config``: final coins, income by source, the highest renown level,
     the skills learned and the Operate rows used (character and worker)."""
@@ -286,13 +348,30 @@ def report(results: dict[str, list[dict]], command: str) -> tuple[str, bool]:
     return "\n".join(lines) + "\n", all_met
 
 
-def run(campaigns: int, seed: int, jobs: int, configs: list[str]) -> dict[str, list[dict]]:
-    """Every configuration over the same seeds; a progress line on stderr."""
+def run(campaigns: int, seed: int, jobs: int, configs: list[str],
+        overrides: list[tuple[str, object, float]] = ()) -> dict[str, list[dict]]:
+    """Every configuration over the same seeds, the heuristic's constants overridden as given (in
+    this process and every worker); a progress line on stderr."""
     tasks = [(c, seed + i) for c in configs for i in range(campaigns)]
     out: dict[str, list[tuple[int, dict]]] = {c: [] for c in configs}
     t0 = time.time()
+    saved = _saved_constants(list(overrides))
+    _set_overrides(list(overrides))
+    try:
+        return _run_tasks(tasks, out, jobs, overrides, t0)
+    finally:  # this process's heuristic as it was (a caller, a test, plays on with the shipped constants)
+        for m, name, key, value in reversed(saved):
+            if key is None:
+                setattr(m, name, value)
+            else:
+                getattr(m, name)[key] = value
+        _overrides.clear()
+
+
+def _run_tasks(tasks: list[tuple[str, int]], out: dict[str, list[tuple[int, dict]]], jobs: int,
+               overrides: list[tuple[str, object, float]], t0: float) -> dict[str, list[dict]]:
     done = 0
-    pool = Pool(jobs) if jobs > 1 else None
+    pool = Pool(jobs, initializer=_set_overrides, initargs=(list(overrides),)) if jobs > 1 else None
     it = pool.imap_unordered(_play_star, tasks, chunksize=8) if pool else map(_play_star, tasks)
     for cfg, sd, res in it:
         out[cfg].append((sd, res))
@@ -313,10 +392,25 @@ def main(argv: list[str]) -> int:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (the figures do not depend on it)")
     p.add_argument("--configs", default=",".join(_configs()), help="comma-separated configurations (all for the report)")
     p.add_argument("--write", action="store_true", help=f"also write the report into {DOC.relative_to(DOC.parents[2])}")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="a design iteration: override one of the heuristic's constants (a number in "
+                        "policies/mythwind_innkeeper_heuristic/reading.py, or NAME.KEY for a dict entry, "
+                        "e.g. OTHER_SKILL_USE.rumormonger=1.5 or SKILL_USE_SHARE.2=0.4); repeatable")
     a = p.parse_args(argv)
     configs = a.configs.split(",")
-    results = run(a.campaigns, a.seed, a.jobs, configs)
+    unknown = [c for c in configs if c not in _configs()]
+    if unknown:
+        p.error(f"unknown configuration(s) {', '.join(unknown)}: choose from {', '.join(_configs())}")
+    try:
+        overrides = [parse_override(t) for t in a.set]
+    except ValueError as e:
+        p.error(str(e))
+    if overrides and a.write:
+        p.error("--write records the shipped heuristic: it cannot be combined with --set")
+    results = run(a.campaigns, a.seed, a.jobs, configs, overrides)
     if set(configs) != set(_configs()):  # an iteration: the figures of what was played
+        if a.set:
+            print("heuristic constants overridden:", " ".join(a.set))
         for cfg, rs in results.items():
             c = np.array([r["coins"] for r in rs], dtype=float)
             inc = {k: np.mean([r["income"][k] for r in rs]) for k in rs[0]["income"]}
@@ -326,8 +420,13 @@ def main(argv: list[str]) -> int:
                   "uses", np.round(np.mean([r["uses"] for r in rs], axis=0), 2),
                   "unseated", {k: round(float(np.mean([r["unseated"][k] for r in rs])), 2) for k in UNSEATED_WHY},
                   "skills", np.round(np.bincount([k for r in rs for k in r["skills"]], minlength=10) / len(rs), 2))
+        if "heuristic" in results:  # what each ban (or the weaker policies) costs, on the same seeds
+            base = np.array([r["coins"] for r in results["heuristic"]], dtype=float)
+            for cfg in (c for c in configs if c != "heuristic"):
+                m, lo, hi = ban_cost(base, np.array([r["coins"] for r in results[cfg]], dtype=float))
+                print(f"{cfg} costs {100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] of the heuristic's final coins")
         return 0
-    command = f"python benchmarks/design_report.py {GAME} --campaigns {a.campaigns} --seed {a.seed}"
+    command = f"python benchmarks/design_report.py {GAME} --campaigns {a.campaigns} --seed {a.seed}" + "".join(f" --set {t}" for t in a.set)
     text, _ = report(results, command)
     print(text)
     if a.write:

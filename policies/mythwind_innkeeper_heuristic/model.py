@@ -22,6 +22,7 @@ from mythzoo.policies.mythwind_innkeeper_heuristic.reading import (
     NF,
     PARTY_RENOWN_WEIGHT,
     RENOWN_VALUE,
+    SKILL_USE_SHARE,
     SUPPORT,
     _View,
 )
@@ -161,7 +162,7 @@ class InnModel:
         row the player may not take)."""
         if row in self.banned_rows:
             return 0.0
-        frac = {1: 0.5, 3: 0.5, 2: 0.3, 0: 0.1, 4: 0.1}[row]
+        frac = SKILL_USE_SHARE[row]
         return s.days_left * frac
 
     def _skill_coins(self, s: _View, t: int, style: int) -> float:

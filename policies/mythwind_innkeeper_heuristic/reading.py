@@ -52,6 +52,9 @@ DRAW_VALUE = 0.5
 # A served card goes back to the gossip deck instead of being mingled later: Serve is charged this share
 # of the card's Mingle worth (0 served to a loss: banning Serve raised the score; 0.5 and 1.0 both fixed it).
 SERVED_CARD_MINGLE_WEIGHT = 0.5
+# Share of the days left on which the character is expected to play each Operate row (a skill there
+# resolves then): Improve and Mingle on their alignment's days, Serve on some of either.
+SKILL_USE_SHARE = {0: 0.1, 1: 0.5, 2: 0.3, 3: 0.5, 4: 0.1}
 HORIZON = 0.85  # share of the days left a new token is expected to serve (upkeep damage, delays)
 
 
