@@ -3,14 +3,14 @@ learner step, split into the games (worker processes: rules, observer, opponents
 forward passes while the games play, and the PPO update; and the rate every core busy with that
 work would give. The tutorial setup of ``bench_train.py`` is measured in the same run for the ratio.
 
-    python benchmarks/bench_train_bound.py [--rollouts 4] [--repeats 2] [--json out.json] [key=value ...]
+    python benchmarks/bench_train_bound.py [--rollouts 4] [--repeats 2] [--games-seconds 2] [--json out.json] [key=value ...]
 
 Per round: the tutorial, then ``mythzoo train mythic_baths`` (the shipped config, no registry,
 evaluations or warm start, as in ``bench_train.py``) over ``--rollouts`` rollouts, the first left out
-as warm-up. Each rollout's collection and update are timed on the wall clock and in CPU seconds:
+as warm-up, then its games alone for ``--games-seconds``. Each rollout's collection and update are timed on the wall clock and in CPU seconds:
 the training process from ``time.process_time()`` (all its threads), each worker from
 ``/proc/<pid>/stat`` (Linux). Printed per learner step: the wall time and the CPU time of each part,
-the cores' use (CPU seconds over cores x wall seconds), and three ceilings in learner steps/s:
+the cores' use (CPU seconds over cores x wall seconds), and four ceilings in learner steps/s:
 
 * every core busy with today's work per step (``cores / CPU seconds per step``);
 * the same with the games free (only the learner's forward passes and the update);
