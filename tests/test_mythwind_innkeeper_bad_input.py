@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pytest
 
-from mythzoo.envs import mythwind_innkeeper_v3 as inn
+from mythzoo.envs import mythwind_innkeeper_v4 as inn
 from mythzoo.envs.mythwind_innkeeper.components import DEFAULT_DATA, InnDataError, parse_data
 from mythzoo.envs.mythwind_innkeeper.gym_env import MythwindInnkeeperGymEnv
 
@@ -109,6 +109,10 @@ def _raw() -> dict:
         (lambda d: d["weather"].__setitem__("deck", []), "weather.deck"),
         (lambda d: d["renown_track"].__setitem__("guests", [6]), "renown_track.guests"),
         (lambda d: d["rules"].__setitem__("starting_accommodations", [6, 7, 3]), "starting_accommodations"),
+        (lambda d: d["rules"].__setitem__("starting_accommodations", [[8, 0], 0, 3]), "one type"),  # a table or a window
+        (lambda d: d["rules"].__setitem__("starting_accommodations", [[8, 8], 0, 3]), "distinct tokens"),
+        (lambda d: d["rules"].__setitem__("starting_accommodations", [[], 0, 3]), "starting_accommodations"),
+        (lambda d: d["rules"].__setitem__("starting_accommodations", [[8, 99], 0, 3]), "token ids"),
         (lambda d: d["worker_dice"]["sprite"].__setitem__("faces", [0, 0]), "faces"),
     ],
 )

@@ -13,11 +13,11 @@ import os
 
 import pytest
 
-from mythzoo.envs import mythwind_innkeeper_v3 as inn
+from mythzoo.envs import mythwind_innkeeper_v4 as inn
 from mythzoo.envs.mythwind_innkeeper.components import DEFAULT_DATA, InnDataError, load_data, parse_data
 
 RAW = json.loads(DEFAULT_DATA.read_text())
-DEFAULT_DIGEST = "b2c9ff221c43f29b"  # recorded in every saved state's and checkpoint's config["data"]
+DEFAULT_DIGEST = "d275ccb2b9c2edbd"  # recorded in every saved state's and checkpoint's config["data"]
 
 
 def _broken(mutate) -> str:

@@ -17,10 +17,10 @@ from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.rng import make_rng
 from mythzoo.envs.mythwind_innkeeper.components import (
     BAR, CLOUDY, DOOR, DRINK, FIREPLACE, FOOD, KITCHEN, MUSIC, PLAY, RAINY, SPRITE, STAGE, SUNNY, TABLE, VILLAGER, WINDOW,
-    InnDataError, load_data, parse_data, DEFAULT_DATA, E_COINS, FRONTIER,
+    InnDataError, load_data, parse_data, DEFAULT_DATA, E_COINS, CULTURED, FRONTIER,
 )
 from mythzoo.envs.mythwind_innkeeper.rules import (
-    A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, P_ARRANGE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
+    A_SETUP, A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, P_ARRANGE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
     P_ENTERTAINER, P_FAVORITE_PICK, P_IMPROVE, P_LATE, P_LOSE, P_OPERATE, P_OVER, P_PAMPER_SLOT, P_PARTY, P_SEAT_GUEST, P_SETUP,
     P_SKILL, P_SEAT_SLOT, P_SKILL_GUEST, P_TOWN, P_WORKER, PAMPER, PARTY, SERVE, INCOME_SOURCES, MythwindInnkeeperRules, State,
 )
@@ -128,7 +128,7 @@ def test_setup_ten_coins_renown_leftmost_level_one_guests_in_bag_two_gossip_card
     assert s.coins == 10 and s.renown == 0 and R.level(s) == 1
     assert s.bag == [g.gid for g in DATA.guests if g.level == 1] and len(s.bag) == 12
     assert len(s.hand) == 2 and len(s.gdeck) == 4
-    assert all(x == A_SUPPLY for i, x in enumerate(s.acc_slot) if i not in DATA.starting_accommodations)
+    assert all(x == A_SUPPLY for i, x in enumerate(s.acc_slot) if i not in s.setup)
 
 
 def test_setup_place_table_anywhere_door_and_window_in_outer_slots() -> None:
@@ -966,14 +966,15 @@ def test_gaining_a_skill_rearrangement_ends_after_slots_minus_one_moves() -> Non
 
 def test_assumption_mingled_gossip_resolves_at_next_dawn_and_goes_to_the_deck_bottom() -> None:
     s = scene(hand=(3,), drawn=())
-    s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: 4 coins
+    s.hand, s.adventure, s.gdeck = [], [3], [0, 1, 2, 4, 5]  # Market Day: a coins card
+    assert DATA.gossip[3].effect == (E_COINS, 6)
     dawn(s, wcard(CLOUDY))
-    assert s.coins == 14 and s.gbottom == [3] and s.adventure == []
+    assert s.coins == 16 and s.gbottom == [3] and s.adventure == []
 
 
 def test_assumption_the_town_draws_one_adventure_card_each_dawn_the_rest_wait() -> None:
     s = scene(hand=(), drawn=())
-    s.adventure, s.gdeck = [0, 3], [1, 2, 4, 5]  # Harvest Rumours 3 coins, Market Day 4 coins
+    s.adventure, s.gdeck = [0, 3], [1, 2, 4, 5]  # Harvest Rumours 5 coins, Market Day 6 coins
     dawn(s, wcard(CLOUDY))
     assert R.data.adventure_draws_per_dawn == 1
     assert len(s.gbottom) == 1 and s.adventure == [c for c in (0, 3) if c not in s.gbottom]
@@ -1083,15 +1084,36 @@ def test_assumption_illegal_actions_raise_and_change_nothing() -> None:
 
 
 # ================================================================= Designed data (design targets)
-def test_assumption_starting_tokens_frontier_table_plain_window_and_door() -> None:
-    s = R.initial_state(0)
-    start = [DATA.accommodations[a] for a in s.setup]
-    assert [a.type for a in start] == [TABLE, WINDOW, DOOR]
-    assert [a.style for a in start] == [FRONTIER, -1, -1] and start[0].renown == 2
-    for d in (12, 0, 24):  # placed at setup whatever their renown requirement
-        act(s, "slot", d)
-    assert s.slot_acc[12] == start[0].aid and R.style_counts(s)[FRONTIER] == 1
-    assert R.worth(s) == s.coins + sum(a.cost // 2 for a in start)
+def test_assumption_starting_table_dealt_from_frontier_cultured_and_plain_window_and_door_plain() -> None:
+    assert DATA.starting_accommodations == ((8, 9, 6), (0,), (3,))
+    dealt = {}
+    for seed in range(60):
+        s = R.initial_state(seed)
+        start = [DATA.accommodations[a] for a in s.setup]
+        assert [a.type for a in start] == [TABLE, WINDOW, DOOR]
+        assert [a.style for a in start[1:]] == [-1, -1] and [a.renown for a in start[1:]] == [1, 1]
+        assert all(x == A_SETUP for a in s.setup for x in [s.acc_slot[a]])
+        dealt[start[0].aid] = seed
+    assert sorted(dealt) == [6, 8, 9]  # each table is dealt: frontier, cultured, plain
+    assert [DATA.accommodations[a].style for a in (8, 9, 6)] == [FRONTIER, CULTURED, -1]
+    assert R.initial_state(dealt[9]).setup == R.initial_state(dealt[9]).setup  # the seed decides it
+    for aid, seed in dealt.items():  # placed at setup whatever their renown requirement; public from the start
+        s = R.initial_state(seed)
+        for d in (12, 0, 24):
+            act(s, "slot", d)
+        assert s.slot_acc[12] == aid
+        assert R.worth(s) == s.coins + sum(DATA.accommodations[a].cost // 2 for a in (aid, 0, 3))
+
+
+def test_a_data_file_with_one_starting_table_deals_nothing() -> None:
+    raw = json.loads(DEFAULT_DATA.read_text())
+    raw["rules"]["starting_accommodations"] = [8, 0, 3]
+    fixed = MythwindInnkeeperRules(parse_data(raw), 6, 4, auto=False)
+    raw["rules"]["starting_accommodations"] = [[8], 0, 3]  # a list of one: the same, nothing drawn
+    one = MythwindInnkeeperRules(parse_data(raw), 6, 4, auto=False)
+    for seed in range(5):
+        s = fixed.initial_state(seed)
+        assert s.setup == [8, 0, 3] and fixed.to_json(s) == one.to_json(one.initial_state(seed))
 
 
 def test_assumption_renown_track_level_three_from_the_seventh_slot() -> None:
@@ -1115,13 +1137,13 @@ def test_assumption_weather_deck_nine_event_days_in_twelve() -> None:
 
 def test_assumption_skill_costs_level_two_and_three_repay_in_a_dozen_uses() -> None:
     cost = {k.key: k.cost for k in DATA.skills}
-    assert cost == {"musical_ear": 8, "waxed_furniture": 8, "rumormonger": 6, "quartermaster": 8, "waiting_list": 25,
+    assert cost == {"musical_ear": 6, "waxed_furniture": 8, "rumormonger": 6, "quartermaster": 8, "waiting_list": 25,
                     "entertainer": 4, "patron": 6, "worker_encouragement": 6, "favorite": 7, "charming": 8}
     s = scene(coins=30, drawn=(0,), season=1)
     act(s, "learn", SK["charming"] * R.slots + IMPROVE)
     assert s.coins == 30 - 8 and s.skill_row[SK["charming"]] == IMPROVE
 
 
-def test_assumption_gossip_coin_cards_pay_three_three_and_four() -> None:
+def test_assumption_gossip_coin_cards_pay_five_four_and_six() -> None:
     coins = {c.name: c.effect[1] for c in DATA.gossip if c.effect[0] == E_COINS}
-    assert coins == {"Harvest Rumours": 3, "Bard's Tale": 3, "Market Day": 4}
+    assert coins == {"Harvest Rumours": 5, "Bard's Tale": 4, "Market Day": 6}

@@ -196,13 +196,13 @@ def _saved_constants(overrides: list[tuple[str, object, float]]) -> list[tuple[o
 def play(config: str, seed: int) -> dict:
     """One seeded campaign of ``config``: final coins, income by source, the highest renown level,
     the skills learned and the Operate rows used (character and worker)."""
-    from mythzoo.envs import mythwind_innkeeper_v3
+    from mythzoo.envs import mythwind_innkeeper_v4
     from mythzoo.envs.mythwind_innkeeper.rules import INCOME_SOURCES
     from mythzoo.policies.base import RandomPolicy
     from mythzoo.policies.mythwind_innkeeper_heuristic import MythwindInnkeeperHeuristic
 
     _unseated[:] = [0] * len(UNSEATED_WHY)
-    env = mythwind_innkeeper_v3.env()
+    env = mythwind_innkeeper_v4.env()
     env.reset(seed=seed)
     ranges = _Ranges(env)
     rules = ranges.rules

@@ -128,7 +128,7 @@ class InnData:
     die_faces: tuple[tuple[int, ...], tuple[int, ...]]  # per die type
     starting_coins: int
     starting_gossip: int
-    starting_accommodations: tuple[int, ...]
+    starting_accommodations: tuple[tuple[int, ...], ...]  # per starting token: the ids one is dealt from (one id: fixed)
     skill_slots: int
     hire_cost: int
     encouragement_cost: int
@@ -176,7 +176,7 @@ def parse_data(raw: Any, path: str = "<data>") -> InnData:
         dice_types=tuple(t for t, d in enumerate(dice) for _ in range(d.count)),
         die_faces=(tuple(dice[0].faces), tuple(dice[1].faces)),
         starting_coins=ru.starting_coins, starting_gossip=ru.starting_gossip_cards,
-        starting_accommodations=tuple(ru.starting_accommodations), skill_slots=ru.skill_slots, hire_cost=ru.hire_cost,
+        starting_accommodations=tuple(tuple(x) if isinstance(x, list) else (x,) for x in ru.starting_accommodations), skill_slots=ru.skill_slots, hire_cost=ru.hire_cost,
         encouragement_cost=ru.encouragement_cost, max_pips=ru.max_pips, adventure_draws_per_dawn=ru.adventure_draws_per_dawn,
         bag_by_level=(tuple(bag.level_1), tuple(bag.level_2), tuple(bag.level_3)),  # type: ignore[arg-type]
         skill_unlock_season=(unlock.level_1, unlock.level_2, unlock.level_3),

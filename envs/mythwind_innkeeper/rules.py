@@ -339,17 +339,21 @@ class MythwindInnkeeperRules(RulesBase):
     # ------------------------------------------------------------------ setup
     def initial_state(self, seed: int | None) -> State:
         """Setup: 10 coins, renown leftmost, 12 level I guests in the bag, gossip deck shuffled and
-        two cards drawn, the starting table, window and door to place (the player's choice)."""
+        two cards drawn, the starting table, window and door to place (the player's choice). A starting
+        token the data lists several ids for is dealt from them by the seed's generator (A2), before
+        anything else is drawn; a fixed one draws nothing."""
         d = self.data
         s = State(
             rng=make_rng(seed), phase=P_SETUP, coins=d.starting_coins, renown=0, season=0, day=0, turn=0,
             slot_acc=[-1] * NUM_SLOTS, slot_dmg=[0] * NUM_SLOTS, slot_guest=[-1] * NUM_SLOTS, slot_back=[0] * NUM_SLOTS,
-            acc_slot=[A_SUPPLY] * self.NA, setup=list(d.starting_accommodations), guest_loc=[G_SUPPLY] * self.NG,
+            acc_slot=[A_SUPPLY] * self.NA, setup=[], guest_loc=[G_SUPPLY] * self.NG,
             bag=[], drawn=[], quiet=[], hand=[], served=[], adventure=[], gdeck=list(range(self.NC)), gbottom=[],
             wdeck=list(range(self.NW)),
             skill_row=[-1] * self.NK, dice=[-1] * self.ND, die_used=[0] * self.ND, worker_used=[0] * len(OPERATE),
             improve_used=[0, 0, 0],
         )
+        for choices in d.starting_accommodations:
+            s.setup.append(choices[0] if len(choices) == 1 else choices[_below(s.rng, len(choices))])
         for a in s.setup:
             s.acc_slot[a] = A_SETUP
         self._fill_bag(s)

@@ -245,7 +245,9 @@ class Rules(Closed):
 
     starting_coins: span(0, 1000)
     starting_gossip_cards: Annotated[int, Field(ge=0)]
-    starting_accommodations: list[Annotated[int, Field(ge=0)]]
+    # One entry per starting token (table, window, door): a token id, or a list of ids of one type
+    # from which the campaign's seed deals one (Setup "a table": which one is the Town Charter's, A2).
+    starting_accommodations: list[Annotated[int, Field(ge=0)] | Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=1)]]
     skill_slots: span(1, NUM_ROWS)  # one slot per Operate row at most (the action labels name the row)
     hire_cost: span(0, 100)
     encouragement_cost: span(0, 100)
@@ -318,10 +320,12 @@ class Charter(Closed):
     @model_validator(mode="after")
     def _across_sections(self) -> Charter:
         ru = self.rules
-        start = ru.starting_accommodations
-        if any(a >= len(self.accommodations) for a in start):
-            raise ValueError(f"rules.starting_accommodations must be token ids 0..{len(self.accommodations) - 1}, got {start}")
-        if len(set(start)) != 3 or sorted(self.accommodations[a].type for a in start) != sorted(["table", "window", "door"]):
+        start = [x if isinstance(x, list) else [x] for x in ru.starting_accommodations]
+        if any(a >= len(self.accommodations) for x in start for a in x):
+            raise ValueError(f"rules.starting_accommodations must be token ids 0..{len(self.accommodations) - 1}, got {ru.starting_accommodations}")
+        if any(len(set(x)) != len(x) or len({self.accommodations[a].type for a in x}) != 1 for x in start):
+            raise ValueError(f"rules.starting_accommodations: a list to deal from must name distinct tokens of one type, got {ru.starting_accommodations}")
+        if len(start) != 3 or sorted(self.accommodations[x[0]].type for x in start) != sorted(["table", "window", "door"]):
             raise ValueError("rules.starting_accommodations must name one table, one window and one door token (Setup)")
         if ru.starting_gossip_cards > len(self.gossip_cards):
             raise ValueError(f"rules.starting_gossip_cards must be at most the {len(self.gossip_cards)} gossip cards, got {ru.starting_gossip_cards}")
