@@ -121,3 +121,41 @@ def test_set_refuses_what_is_not_a_number_constant_of_the_heuristic(capsys) -> N
     with pytest.raises(SystemExit):
         mod.main(["--campaigns", "1", "--configs", "heuristic,ban_juggling"])
     assert "unknown configuration(s) ban_juggling" in capsys.readouterr().err
+
+
+def test_policy_plays_the_same_campaigns_and_its_action_profile_is_printed_beside_the_heuristics(capsys) -> None:
+    """Issue 16 asks for the champion's action profile beside the heuristic's: ``--policy`` plays it
+    on the report's seeds. The heuristic named as the policy plays exactly the heuristic's
+    campaigns (paired difference 0, the same columns); the shipped champion, imported from its
+    export file, plays its own (legal: the env would have raised) and is profiled the same way."""
+    mod = _module()
+    assert mod.main(["--campaigns", "2", "--seed", "3", "--configs", "heuristic", "--policy", "heuristic"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and not line.startswith("|---")]
+    table = {r.split(" | ")[0][2:]: r.split(" | ")[1:] for r in rows}
+    assert table["minus the heuristic's, paired"][1].startswith("+0.0 [+0.0, +0.0]")
+    for name in ("Operate: improve", "Operate: mingle", "dice hired", "learned Charming", "income from seating"):
+        h, p = table[name]
+        assert h == p.rstrip(" |"), name
+    plays = [mod.play("heuristic", s) for s in (3, 4)]
+    assert table["Operate: mingle"][0] == f"{np.mean([p['uses'][mod.ROWS.index('mingle')] for p in plays]):.2f}"
+    assert table["dice hired"][0] == f"{np.mean([p['hires'] for p in plays]):.2f}" and plays[0]["hires"] > 0
+
+    champion = ROOT / "checkpoints" / "mythwind_innkeeper_v4-ppo-champion.tar.gz"
+    assert mod.main(["--campaigns", "1", "--seed", "3", "--configs", "heuristic", "--policy", str(champion)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\| per campaign \(1 campaigns, the same seeds\) \| heuristic \| `[0-9a-f]{12} \(mythwind_innkeeper_v4-ppo-champion\.tar\.gz\)` \|", out)
+
+
+def test_policy_refuses_a_bad_ref_and_write_in_one_line(capsys) -> None:
+    import pytest
+
+    mod = _module()
+    for argv, said in [(["--policy", "no_such_policy"], "--policy no_such_policy"),
+                       (["--policy", "heuristic", "--write"], "cannot be combined with --policy"),
+                       (["--configs", "heuristic,policy"], "unknown configuration(s) policy")]:
+        with pytest.raises(SystemExit) as e:
+            mod.main(["--campaigns", "1", *argv])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err and len(err.strip().splitlines()[-1]) > 0, argv

@@ -18,6 +18,11 @@ Longhouse), and of three weaker policies (random,
 * random, "mingle and seat" and "seat only" each far below the heuristic: their mean final coins
   at most half the heuristic's.
 
+``--policy REF`` (a checkpoint export file such as ``checkpoints/mythwind_innkeeper_v4-ppo-champion.tar.gz``,
+a registry ref with ``--registry``, a baseline or a ``py:`` code ref) adds the configuration
+``policy``: that policy on the same seeds, and beside the heuristic its action profile (Operate
+uses by row, hires, skills learned, income by source, level III; :func:`profile`).
+
 A target is "met" when its point estimate meets it; the interval shows how sure that is. It also
 prints why the heuristic's guests were left unseated at dusk (no slot of their furniture type, every
 such slot taken, a service missing, the style missing): the service-missing guests bound what Serve
@@ -35,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mythzoo.envs.mythwind_innkeeper.names import DIE_TYPES
+
 GAME = "mythwind_innkeeper"
 ROWS = ("pamper", "improve", "serve", "mingle", "party")  # the Operate rows, top to bottom
 BANNABLE = ("serve", "party", "pamper", "mingle", "improve")
@@ -46,6 +53,41 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "design" / f"{GAME}.md"
 def _configs() -> list[str]:
     """Every configuration the report plays: the heuristic, its ablations, the weaker policies."""
     return ["heuristic"] + [f"ban_{r}" for r in BANNABLE] + ["ban_skills", "random", "mingle_and_seat", "seat_only"]
+
+
+_policy_ref: list[tuple[str, str | None]] = []  # the ``policy`` configuration's (ref, registry path) in this process
+_policy_loaded: dict[tuple[str, str | None], object] = {}
+
+
+def _init_worker(overrides: list[tuple[str, object, float]], policy_ref: list[tuple[str, str | None]]) -> None:
+    _set_overrides(overrides)
+    _policy_ref[:] = policy_ref
+
+
+def _the_policy(env):
+    """The ``policy`` configuration's policy, loaded once per process (it acts greedily: the same
+    object serves every campaign)."""
+    from mythzoo.policies.refs import load_policy
+
+    key = _policy_ref[0]
+    if key not in _policy_loaded:
+        _policy_loaded[key] = load_policy(key[0], env, registry=key[1], seed=0)
+    return _policy_loaded[key]
+
+
+def resolve_policy(ref: str, registry: str | None) -> tuple[tuple[str, str | None], str]:
+    """``(ref, registry)`` the workers load, and the label the report names it by. A checkpoint
+    export file is imported into a temporary registry (verified, as every import is)."""
+    path = Path(ref)
+    if path.suffix in (".tar", ".gz", ".tgz") and path.is_file():
+        import tempfile
+
+        from mythzoo.policies.registry import Registry
+
+        tmp = Path(tempfile.mkdtemp(prefix="mythzoo-profile-")) / "registry"
+        (info,) = Registry(tmp).import_(path)
+        return (info.id, str(tmp)), f"{info.id} ({path.name})"
+    return (ref, registry), ref
 
 
 class _Ranges:
@@ -61,6 +103,7 @@ class _Ranges:
         self.n_learn = r.NK * r.slots
         self.guest, self.slot, self.gossip, self.done = r.A_GUEST, r.A_SLOT, r.A_GOSSIP, r.A_DONE
         self.town_pass = r.A_PASS
+        self.hire, self.n_hire = r.A_HIRE, len(DIE_TYPES)  # hire a die of each type
 
     def row_of(self, a: int) -> int:
         """The Operate row an action performs (character or worker), -1 for any other action."""
@@ -215,7 +258,9 @@ def play(config: str, seed: int) -> dict:
                  if config == "heuristic" or config.startswith("ban_") else None)
     rand = RandomPolicy(seed) if config == "random" else None
     simple = _Simple(ranges, mingle=config == "mingle_and_seat") if config in ("mingle_and_seat", "seat_only") else None
+    policy = _the_policy(env) if config == "policy" else None
     uses = [0] * len(ROWS)
+    hires = 0
     top_level = 1
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
@@ -229,18 +274,21 @@ def play(config: str, seed: int) -> dict:
             a = heuristic.act(obs["observation"], ranges.banned_mask(mask, banned, no_skills), agent)
         elif rand is not None:
             a = rand.act(obs["observation"], mask, agent)
+        elif policy is not None:
+            a = int(policy.act(obs["observation"], mask, agent))
         else:
             simple.phase = s.phase
             a = simple.act(mask)
         row = ranges.row_of(a)
         if row >= 0:
             uses[row] += 1
+        hires += ranges.hire <= a < ranges.hire + ranges.n_hire
         env.step(a)
     s = env.unwrapped.state_
     top_level = max(top_level, rules.levels[s.renown])
     return {
         "coins": rules.worth(s), "earned": s.earned, "income": dict(zip(INCOME_SOURCES, s.income)), "top_level": top_level,
-        "skills": [k for k, r in enumerate(s.skill_row) if r >= 0], "uses": uses,
+        "skills": [k for k, r in enumerate(s.skill_row) if r >= 0], "uses": uses, "hires": hires,
         "unseated": dict(zip(UNSEATED_WHY, _unseated)),
     }
 
@@ -348,8 +396,43 @@ def report(results: dict[str, list[dict]], command: str) -> tuple[str, bool]:
     return "\n".join(lines) + "\n", all_met
 
 
+def profile(results: dict[str, list[dict]], label: str) -> str:
+    """The action profile of the ``policy`` configuration beside the heuristic's, on the same
+    campaigns (markdown): final coins and the paired difference, Operate uses per campaign by row
+    (character and workers), dice hired, level III, each skill's share of campaigns that learned
+    it, and each income source's share of the coins earned."""
+    from mythzoo.envs.mythwind_innkeeper.components import load_data
+    from mythzoo.envs.mythwind_innkeeper.rules import INCOME_SOURCES
+
+    cols = [("heuristic", results["heuristic"]), ("policy", results["policy"])]
+    n = len(cols[0][1])
+    lines = [f"| per campaign ({n} campaigns, the same seeds) | heuristic | `{label}` |", "|---|---|---|"]
+
+    def add(name: str, f) -> None:
+        lines.append(f"| {name} | " + " | ".join(f(rs) for _, rs in cols) + " |")
+
+    def coins(rs: list[dict]) -> str:
+        m, lo, hi = mean_ci(np.array([r["coins"] for r in rs], dtype=float))
+        return f"{m:.1f} [{lo:.1f}, {hi:.1f}]"
+
+    add("final coins (worth) [95% CI]", coins)
+    d = np.array([b["coins"] - a["coins"] for a, b in zip(cols[0][1], cols[1][1])], dtype=float)
+    m, lo, hi = mean_ci(d)
+    lines.append(f"| minus the heuristic's, paired | - | {m:+.1f} [{lo:+.1f}, {hi:+.1f}] |")
+    for k, row in enumerate(ROWS):
+        add(f"Operate: {row}", lambda rs, k=k: f"{np.mean([r['uses'][k] for r in rs]):.2f}")
+    add("dice hired", lambda rs: f"{np.mean([r['hires'] for r in rs]):.2f}")
+    add("level III reached", lambda rs: f"{np.mean([r['top_level'] >= 3 for r in rs]):.1%}")
+    for k, sk in enumerate(load_data().skills):
+        add(f"learned {sk.name}", lambda rs, k=k: f"{np.mean([k in r['skills'] for r in rs]):.1%}")
+    for src in INCOME_SOURCES:
+        add(f"income from {src}", lambda rs, src=src: f"{sum(r['income'][src] for r in rs) / max(1, sum(r['earned'] for r in rs)):.1%}")
+    add("coins earned", lambda rs: f"{np.mean([r['earned'] for r in rs]):.1f}")
+    return "\n".join(lines) + "\n"
+
+
 def run(campaigns: int, seed: int, jobs: int, configs: list[str],
-        overrides: list[tuple[str, object, float]] = ()) -> dict[str, list[dict]]:
+        overrides: list[tuple[str, object, float]] = (), policy_ref: tuple[str, str | None] | None = None) -> dict[str, list[dict]]:
     """Every configuration over the same seeds, the heuristic's constants overridden as given (in
     this process and every worker); a progress line on stderr."""
     tasks = [(c, seed + i) for c in configs for i in range(campaigns)]
@@ -357,8 +440,10 @@ def run(campaigns: int, seed: int, jobs: int, configs: list[str],
     t0 = time.time()
     saved = _saved_constants(list(overrides))
     _set_overrides(list(overrides))
+    refs = [policy_ref] if policy_ref else []
+    _policy_ref[:] = refs
     try:
-        return _run_tasks(tasks, out, jobs, overrides, t0)
+        return _run_tasks(tasks, out, jobs, overrides, t0, refs)
     finally:  # this process's heuristic as it was (a caller, a test, plays on with the shipped constants)
         for m, name, key, value in reversed(saved):
             if key is None:
@@ -369,9 +454,9 @@ def run(campaigns: int, seed: int, jobs: int, configs: list[str],
 
 
 def _run_tasks(tasks: list[tuple[str, int]], out: dict[str, list[tuple[int, dict]]], jobs: int,
-               overrides: list[tuple[str, object, float]], t0: float) -> dict[str, list[dict]]:
+               overrides: list[tuple[str, object, float]], t0: float, refs: list[tuple[str, str | None]]) -> dict[str, list[dict]]:
     done = 0
-    pool = Pool(jobs, initializer=_set_overrides, initargs=(list(overrides),)) if jobs > 1 else None
+    pool = Pool(jobs, initializer=_init_worker, initargs=(list(overrides), refs)) if jobs > 1 else None
     it = pool.imap_unordered(_play_star, tasks, chunksize=8) if pool else map(_play_star, tasks)
     for cfg, sd, res in it:
         out[cfg].append((sd, res))
@@ -396,18 +481,41 @@ def main(argv: list[str]) -> int:
                    help="a design iteration: override one of the heuristic's constants (a number in "
                         "policies/mythwind_innkeeper_heuristic/reading.py, or NAME.KEY for a dict entry, "
                         "e.g. OTHER_SKILL_USE.rumormonger=1.5 or SKILL_USE_SHARE.2=0.4); repeatable")
+    p.add_argument("--policy", metavar="REF",
+                   help="also play this policy on the same seeds (configuration 'policy') and print its action profile beside "
+                        "the heuristic's: a checkpoint export file, a registry ref (with --registry), a baseline or a py: code ref")
+    p.add_argument("--registry", default=None, help="the registry a --policy checkpoint ref is read from (default $MYTHZOO_REGISTRY or ./registry)")
     a = p.parse_args(argv)
     configs = a.configs.split(",")
-    unknown = [c for c in configs if c not in _configs()]
+    known = _configs() + (["policy"] if a.policy else [])
+    unknown = [c for c in configs if c not in known]
     if unknown:
-        p.error(f"unknown configuration(s) {', '.join(unknown)}: choose from {', '.join(_configs())}")
+        p.error(f"unknown configuration(s) {', '.join(unknown)}: choose from {', '.join(known)}")
+    if a.policy and a.write:
+        p.error("--write records the design's figures: it cannot be combined with --policy")
+    if a.policy and "policy" not in configs:
+        configs.append("policy")
     try:
         overrides = [parse_override(t) for t in a.set]
     except ValueError as e:
         p.error(str(e))
     if overrides and a.write:
         p.error("--write records the shipped heuristic: it cannot be combined with --set")
-    results = run(a.campaigns, a.seed, a.jobs, configs, overrides)
+    policy_ref = None
+    if a.policy:
+        from mythzoo.envs import mythwind_innkeeper_v4
+        from mythzoo.policies.refs import load_policy
+
+        try:  # refused here in one line (a wrong env, a bad ref) rather than in every worker
+            policy_ref, label = resolve_policy(a.policy, a.registry)
+            load_policy(policy_ref[0], mythwind_innkeeper_v4.env(), registry=policy_ref[1], seed=0)
+        except Exception as e:  # noqa: BLE001 - any refusal is reported the same way
+            p.error(f"--policy {a.policy}: {e}")
+    results = run(a.campaigns, a.seed, a.jobs, configs, overrides, policy_ref)
+    if a.policy and "heuristic" in results:
+        print(f"Action profile, command: `python benchmarks/design_report.py {GAME} --campaigns {a.campaigns} --seed {a.seed} "
+              f"--configs {','.join(c for c in configs if c != 'policy')} --policy {a.policy}`\n")
+        print(profile(results, label))
     if set(configs) != set(_configs()):  # an iteration: the figures of what was played
         if a.set:
             print("heuristic constants overridden:", " ".join(a.set))
