@@ -335,9 +335,9 @@ def test_mythwind_innkeeper_pamper_without_free_furniture_is_refused():
     from mythzoo.envs.mythwind_innkeeper.rules import P_IMPROVE, P_PAMPER_GUEST
 
     e = mythwind_innkeeper_v4.raw_env()
-    e.reset(seed=46)
-    rng = np.random.default_rng(46)
-    for _ in range(40):
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(56):  # random play from seed 2 reaches such a state at its 56th decision
         e.step(int(rng.choice(e.legal_actions())))
     s = e.get_state()
     assert s["game"]["phase"] == P_IMPROVE and s["game"]["drawn"]
