@@ -1137,7 +1137,7 @@ def test_assumption_weather_deck_nine_event_days_in_twelve() -> None:
 
 def test_assumption_skill_costs_level_two_and_three_repay_in_a_dozen_uses() -> None:
     cost = {k.key: k.cost for k in DATA.skills}
-    assert cost == {"musical_ear": 6, "waxed_furniture": 8, "rumormonger": 6, "quartermaster": 8, "waiting_list": 25,
+    assert cost == {"musical_ear": 6, "waxed_furniture": 8, "rumormonger": 5, "quartermaster": 8, "waiting_list": 25,
                     "entertainer": 4, "patron": 6, "worker_encouragement": 6, "favorite": 7, "charming": 8}
     s = scene(coins=30, drawn=(0,), season=1)
     act(s, "learn", SK["charming"] * R.slots + IMPROVE)
