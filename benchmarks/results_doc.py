@@ -14,7 +14,7 @@ import numpy as np
 from mythzoo.evaluation import wilson_interval
 
 TITLE = "# Results: does it learn?"
-ORDER = ("mythic_baths", "mythsgate", "mythwind_innkeeper", "mythwind_innkeeper_profile")  # section order in the file (the profile: design_report.py --policy)
+ORDER = ("mythic_baths", "mythsgate", "mythwind_innkeeper", "mythwind_innkeeper_profile", "mythwind_innkeeper_headroom")  # section order in the file (the profile: design_report.py --policy; the headroom: innkeeper_search_headroom.py)
 
 
 def update_section(path: Path, key: str, lines: list[str]) -> None:
