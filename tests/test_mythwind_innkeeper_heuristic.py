@@ -121,3 +121,23 @@ def test_a_player_told_of_a_banned_row_places_no_skill_there_and_hires_no_die_fo
     assert not any(s or d for s, d in told)
     untold = [campaign(False, seed) for seed in range(3)]
     assert any(d for _, d in untold), "the untold heuristic hires that die: the test would not see the difference"
+
+
+def test_parties_on_the_last_days_of_a_season_where_the_bonus_applies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PARTY_BEFORE_UPKEEP turns Operate choices into Party on a season's last two days, and only there."""
+    from mythzoo.policies.mythwind_innkeeper_heuristic import phases
+
+    env = mythwind_innkeeper_v4.env()
+    heuristic = MythwindInnkeeperHeuristic(env, seed=0)
+    party = heuristic.o["operate"] + 4
+    rows: list = []
+    for seed in range(3000, 3006):
+        _campaign(env, MythwindInnkeeperHeuristic(env, seed=seed), seed, record=rows)
+    operate = [(o, m) for o, m, _ in rows if m[party] and heuristic._read(o).phase == "operate"]
+    assert operate, "the campaigns offer Party at some Operate choice"
+    with_bonus = [heuristic.act(o, m) for o, m in operate]
+    monkeypatch.setattr(phases, "PARTY_BEFORE_UPKEEP", 0.0)
+    without = [heuristic.act(o, m) for o, m in operate]
+    changed = [(heuristic._days_to_upkeep(heuristic._read(o)), a, b) for (o, _), a, b in zip(operate, with_bonus, without) if a != b]
+    assert changed, "the bonus changes some choice"
+    assert all(days < phases.PARTY_BEFORE_UPKEEP_DAYS and a == party for days, a, _ in changed), changed

@@ -259,6 +259,10 @@ class InnModel:
     def _support_room(self, s: _View, need: int) -> bool:
         return any(s.acc[d] == need and any(s.acc[y] < 0 for y in ADJ[d]) for d in range(25))
 
+    def _days_to_upkeep(self, s: _View) -> int:
+        """Days after today before the season's upkeep (0 on its last day)."""
+        return (s.days_left - 1) % self.days_per_season
+
     def _dusk_renown(self, s: _View, seated_tonight: int) -> int:
         """Tonight's satisfaction step (+1 or -1) if ``seated_tonight`` of the drawn guests are seated."""
         seated = sum(1 for g in s.gloc if g == "seated") + seated_tonight

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, SERVED_CARD_MINGLE_WEIGHT, OTHER_SKILL_USE, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, IMPROVE_ROW, MINGLE_ROW, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
+from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, SERVED_CARD_MINGLE_WEIGHT, OTHER_SKILL_USE, PARTY_BEFORE_UPKEEP, PARTY_BEFORE_UPKEEP_DAYS, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, IMPROVE_ROW, MINGLE_ROW, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
 
 
 class PhaseChoices:
@@ -164,6 +164,8 @@ class PhaseChoices:
                 v += self._pamper_gain(s)[0]
             elif r == 4:
                 v += self._party_gain(s)[0]
+                if self._days_to_upkeep(s) < PARTY_BEFORE_UPKEEP_DAYS:
+                    v += PARTY_BEFORE_UPKEEP
             vals[r] = v
         best = max(rows, key=lambda r: (vals[r], r == 1))
         return self.o["operate"] + best
