@@ -141,3 +141,57 @@ def test_parties_on_the_last_days_of_a_season_where_the_bonus_applies(monkeypatc
     changed = [(heuristic._days_to_upkeep(heuristic._read(o)), a, b) for (o, _), a, b in zip(operate, with_bonus, without) if a != b]
     assert changed, "the bonus changes some choice"
     assert all(days < phases.PARTY_BEFORE_UPKEEP_DAYS and a == party for days, a, _ in changed), changed
+
+
+def test_lowers_renown_on_the_last_days_of_a_season_at_the_top_slot_of_a_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """UPKEEP_LEVEL_STEP values a renown step below nothing at a level's top slot on a season's last
+    days (the next step would meet the upkeep at the next level): the choices it changes are there
+    only, and each one to or from an action whose worth counts renown (Pamper, Party, Serve), with
+    Pamper or Party among the new choices."""
+    from mythzoo.policies.mythwind_innkeeper_heuristic import model
+
+    env = mythwind_innkeeper_v4.env()
+    heuristic = MythwindInnkeeperHeuristic(env, seed=0)
+    levels = heuristic.levels
+    rows: list = []
+    for seed in range(3000, 3006):
+        _campaign(env, MythwindInnkeeperHeuristic(env, seed=seed), seed, record=rows)
+    decisions = [(o, m) for o, m, _ in rows if heuristic._read(o).phase in ("operate", "worker")]
+    with_rule = [heuristic.act(o, m) for o, m in decisions]
+    monkeypatch.setattr(model, "UPKEEP_LEVEL_STEP", -model.RENOWN_VALUE)  # a step worth what it is elsewhere
+    without = [heuristic.act(o, m) for o, m in decisions]
+    label = env.unwrapped.action_label
+    changed = [(heuristic._read(o), label(a), label(b)) for (o, _), a, b in zip(decisions, with_rule, without) if a != b]
+    assert changed, "the rule changes some choice"
+    renown_rows = ("pamper", "party", "serve")
+    for s, new_choice, old_choice in changed:
+        assert heuristic._days_to_upkeep(s) < model.UPKEEP_LEVEL_DAYS, (s.days_left, new_choice)
+        assert levels[s.renown + 1] > levels[s.renown], (s.renown, new_choice)
+        assert any(r in new_choice or r in old_choice for r in renown_rows), (old_choice, new_choice)
+    assert any("pamper" in new or "party" in new for _, new, _ in changed)
+
+
+def test_a_guest_pampered_on_the_party_furniture_is_worth_the_party_coins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine pays the party's coins for every guest seated on the marked furniture, back facing
+    too; the heuristic's Pamper counts them when a free slot of that furniture is there."""
+    from mythzoo.policies.mythwind_innkeeper_heuristic import model
+
+    env = mythwind_innkeeper_v4.env()
+    heuristic = MythwindInnkeeperHeuristic(env, seed=0)
+    rows: list = []
+    for seed in range(3000, 3010):
+        _campaign(env, MythwindInnkeeperHeuristic(env, seed=seed), seed, record=rows)
+    views = [heuristic._read(o) for o, _, _ in rows]
+    views = [s for s in views if s.phase == "worker" and s.party_type >= 0 and s.party_coins > 0]
+    assert views, "the campaigns hold daytimes after a party"
+    with_party = [heuristic._pamper_gain(s) for s in views]
+    monkeypatch.setattr(model, "PAMPER_AT_PARTY", 0.0)
+    without = [heuristic._pamper_gain(s) for s in views]
+    counted = 0
+    for s, (gain, _, slot), (gain0, _, _) in zip(views, with_party, without):
+        if slot is not None and s.acc[slot] == s.party_type:
+            assert gain == pytest.approx(gain0 + s.party_coins)
+            counted += 1
+        else:
+            assert gain == gain0
+    assert counted, "some Pamper lands on the party's furniture"

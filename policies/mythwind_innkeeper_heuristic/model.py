@@ -21,7 +21,10 @@ from mythzoo.policies.mythwind_innkeeper_heuristic.reading import (
     NEAR,
     NF,
     PARTY_RENOWN_WEIGHT,
+    PAMPER_AT_PARTY,
     RENOWN_VALUE,
+    UPKEEP_LEVEL_DAYS,
+    UPKEEP_LEVEL_STEP,
     SKILL_USE_SHARE,
     SUPPORT,
     _View,
@@ -263,6 +266,14 @@ class InnModel:
         """Days after today before the season's upkeep (0 on its last day)."""
         return (s.days_left - 1) % self.days_per_season
 
+    def _step_value(self, s: _View) -> float:
+        """Coins one renown step is worth now: RENOWN_VALUE, but less than nothing at a level's top
+        slot on a season's last days (the next step would meet the upkeep at the next level)."""
+        r = s.renown
+        if self._days_to_upkeep(s) < UPKEEP_LEVEL_DAYS and r + 1 < len(self.levels) and self.levels[r + 1] > self.levels[r]:
+            return -UPKEEP_LEVEL_STEP
+        return RENOWN_VALUE
+
     def _dusk_renown(self, s: _View, seated_tonight: int) -> int:
         """Tonight's satisfaction step (+1 or -1) if ``seated_tonight`` of the drawn guests are seated."""
         seated = sum(1 for g in s.gloc if g == "seated") + seated_tonight
@@ -272,7 +283,7 @@ class InnModel:
     def _card_gain(self, s: _View, c: int, base_tonight: float) -> float:
         drawn = self._drawn(s)
         n0, n1 = len(self._matching(s, drawn)), len(self._matching(s, drawn, extra_cards=(c,)))
-        swing = (self._dusk_renown(s, n1) - self._dusk_renown(s, n0)) * RENOWN_VALUE
+        swing = (self._dusk_renown(s, n1) - self._dusk_renown(s, n0)) * self._step_value(s)
         return self._tonight(s, extra_cards=(c,)) - base_tonight + swing
 
     def _mingle_gain(self, s: _View, c: int) -> float:
@@ -288,11 +299,15 @@ class InnModel:
         if not left or not free:
             return -1.0, None, None
         g = max(left, key=lambda x: s.gworth[x])
+        party = [d for d in free if s.acc[d] == s.party_type] if PAMPER_AT_PARTY else []
+        if party:  # seated on the furniture a party enhances, the pampered guest earns its coins too
+            free = party + [d for d in free if d not in party]
         # A pampered guest counts as seated and no longer as unseated: tonight's step may turn.
         n = len(match)
-        swing = (self._dusk_renown(s, n + 1) - self._dusk_renown(s, n)) * RENOWN_VALUE
-        swing -= RENOWN_VALUE * (1 if s.renown > 0 else 0)
-        return 1.0 + s.gworth[g] - 1.0 + swing, g, free[0]
+        step = self._step_value(s)
+        swing = (self._dusk_renown(s, n + 1) - self._dusk_renown(s, n)) * step
+        swing -= step * (1 if s.renown > 0 else 0)
+        return 1.0 + s.gworth[g] - 1.0 + swing + (PAMPER_AT_PARTY * s.party_coins if party else 0.0), g, free[0]
 
     def _party_gain(self, s: _View) -> tuple[float, int | None]:
         if s.party_coins <= 0:
@@ -309,7 +324,7 @@ class InnModel:
         if not slots:
             return -1.0, None
         d = max(slots, key=lambda x: by_type[s.acc[x]])
-        return s.party_coins * by_type[s.acc[d]] - PARTY_RENOWN_WEIGHT * RENOWN_VALUE * min(2, s.renown), d
+        return s.party_coins * by_type[s.acc[d]] - PARTY_RENOWN_WEIGHT * self._step_value(s) * min(2, s.renown), d
 
     def _repair_sell_value(self, s: _View) -> float:
         conf = self._config(s)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, SERVED_CARD_MINGLE_WEIGHT, OTHER_SKILL_USE, PARTY_BEFORE_UPKEEP, PARTY_BEFORE_UPKEEP_DAYS, DEPENDENTS, DOOR, GUEST_SKILLS, HIRE, HIRE_RESERVE, IMPROVE_ROW, MINGLE_ROW, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
+from mythzoo.policies.mythwind_innkeeper_heuristic.reading import ADJ, COIN_SKILLS, SERVED_CARD_MINGLE_WEIGHT, OTHER_SKILL_USE, PARTY_BEFORE_UPKEEP, PARTY_BEFORE_UPKEEP_DAYS, DEPENDENTS, DOOR, GUEST_SKILLS, PAMPER_AT_PARTY, HIRE, HIRE_RESERVE, IMPROVE_ROW, MINGLE_ROW, SPRITE_DIE, VILLAGER_DIE, NEAR, NF, SUPPORT, TABLE, WINDOW, _View
 
 
 class PhaseChoices:
@@ -224,6 +224,8 @@ class PhaseChoices:
             occ = list(s.occ)
             occ[d] = True
             val = self._tonight(s, occ=occ) if drawn else 0.0
+            if s.acc[d] == s.party_type:
+                val += PAMPER_AT_PARTY * s.party_coins  # the pampered guest earns the party's coins there
             if val > best_val:
                 best, best_val = d, val
         return self.o["slot"] + best

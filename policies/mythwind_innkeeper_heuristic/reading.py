@@ -64,6 +64,19 @@ SKILL_USE_SHARE = {0: 0.1, 1: 0.5, 2: 0.1, 3: 0.5, 4: 0.1}
 # the last two days earned +10.2 coins [+6.4, +14.1] a campaign over 200 campaigns (4: +6.7, 12: +10.4).
 PARTY_BEFORE_UPKEEP = 8.0
 PARTY_BEFORE_UPKEEP_DAYS = 2
+# A renown step is worth less than nothing at a level's top slot on a season's last days: the next
+# step would meet the upkeep at the next level (its damage dice, its harder bag). Measured by setting
+# the renown of heuristic states one step lower and playing on (benchmarks/innkeeper_renown_worth.py):
+# at the top slot of level II one step down was worth about +10 coins on a season's fourth and last
+# days, at the top of level I about +4 on the last day. Valued at -2 coins there (Pamper and Party,
+# which cost renown, then win those days): +7.8 coins [+5.3, +10.2] a campaign over 300 held-out
+# paired campaigns (-1 to -5 coins and 1 to 3 days scored within 2 coins of it on seeds 0-199).
+UPKEEP_LEVEL_STEP = 2.0
+UPKEEP_LEVEL_DAYS = 2
+# A guest pampered onto the furniture a party marks earns the party's coins too (the journal: "even if
+# they are not satisfied"): Pamper and its slot count them at this weight. +1.1 coins [+0.2, +2.1] a
+# campaign over 300 paired campaigns (seeds 1000-1299); Pamper 3.3 -> 3.6 times a campaign (seeds 0-199).
+PAMPER_AT_PARTY = 1.0
 HORIZON = 0.85  # share of the days left a new token is expected to serve (upkeep damage, delays)
 
 
@@ -114,6 +127,8 @@ class InnReading:
             key, row = label.split(" to row ")
             self.arrange_args.append((self.skill_keys.index(key), ROWS.index(row)))
         self.n_rows = self.n["operate"]
+        rules = getattr(u, "rules", None)  # the renown track's levels (game data, public)
+        self.levels = list(getattr(rules, "levels", (1, 1, 1, 2, 2, 2, 3, 3, 3, 3)))
 
     def _read(self, obs: np.ndarray) -> _View:
         v = self.layout.views(np.asarray(obs, dtype=np.float32))
@@ -139,6 +154,8 @@ class InnReading:
         st = g[:, s0 : s0 + 3]
         s.sty = np.where(st.any(1), st.argmax(1), -1).tolist()
         s.occ = (g[:, gf["guest"]] > 0.5).tolist()
+        marked = np.flatnonzero(g[:, gf["party_token"]] > 0.5)
+        s.party_type = s.acc[int(marked[0])] if len(marked) else -1  # the furniture type a party enhances tonight
         s.cost = np.rint(g[:, gf["cost"]] * 15).astype(int).tolist()
         s.outer = (g[:, gf["outer"]] > 0.5).tolist()
         # Guests.
