@@ -14,7 +14,10 @@ import numpy as np
 from mythzoo.evaluation import wilson_interval
 
 TITLE = "# Results: does it learn?"
-ORDER = ("mythic_baths", "mythsgate", "mythwind_innkeeper", "mythwind_innkeeper_profile", "mythwind_innkeeper_headroom")  # section order in the file (the profile: design_report.py --policy; the headroom: innkeeper_search_headroom.py)
+# Section order in the file (the profile: design_report.py --policy; the headroom:
+# innkeeper_search_headroom.py; the endgame search: mythic_baths_endgame_search.py, written by hand).
+ORDER = ("mythic_baths", "mythic_baths_endgame", "mythsgate", "mythwind_innkeeper", "mythwind_innkeeper_profile",
+         "mythwind_innkeeper_headroom")
 
 
 def update_section(path: Path, key: str, lines: list[str]) -> None:

@@ -1,0 +1,219 @@
+"""How much does the Mythic Baths champion gain from search in the endgame? Paired rollouts, measured.
+
+Issue 16 asks for a two-player Mythic Baths champion that wins 85% against the heuristic; the
+network alone plateaus near 82% (``docs/results.md``). Most of its losses are close (a few VP, or
+the tie-break), and they are decided in the last turns, where a game has few moves left and
+rollouts are cheap. This script measures what search there is worth: every seeded game is played
+twice against the heuristic, once by the network alone and once by the network with its choices in
+the endgame re-decided by a one-step rollout improvement:
+
+- the endgame: some player is at most ``--window`` treatments (default 2) from the number that
+  begins the last round (8 guests at 2 and 3 players, 7 at 4, 6 at 5), or the last round has begun;
+- draw ``--worlds`` worlds consistent with what the seat knows (``rules.resample_hidden``: the
+  hands, the decks below the public top guest);
+- in each world play every legal action and then the network in every seat to the end (the
+  network as its own opponent model: the heuristic's moves are not used);
+- switch from the network's choice to another only when that action's win share, paired world by
+  world (common random numbers), beats it by more than two standard errors (the largest such gain
+  wins); otherwise keep the network's choice.
+
+Seats rotate (each seed is played from every seat), both runs of a seed see the same deal, and the
+figures depend only on the seeds. Prints the win rate both ways with Wilson intervals and the
+paired difference with its Student-t interval.
+
+    python benchmarks/mythic_baths_endgame_search.py --games 100 --seed 100000 --worlds 16 --jobs 2
+
+(``--players 3`` or ``4`` for the larger tables; each seed is then played from every seat.)
+
+(about 10 s a game on one core at 16 worlds; the network alone takes a few milliseconds.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from innkeeper_search_headroom import _Serial, t_interval  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAMPION = ROOT / "checkpoints" / "mythic_baths_v1-ppo-champion.tar"
+
+
+class EndgameRollouts:
+    """A network policy whose endgame choices are re-decided by ``worlds`` paired rollouts per action."""
+
+    def __init__(self, env: Any, net: Any, worlds: int, window: int, seed: int):
+        if worlds < 2:
+            raise ValueError(f"worlds must be at least 2 (a paired standard error needs two), got {worlds}")
+        self.u, self.net, self.worlds, self.window = env.unwrapped, net, worlds, window
+        self.rng = np.random.default_rng(seed)
+        self.n_actions = self.u.action_space(self.u.possible_agents[0]).n
+        self.asked = self.changed = 0
+
+    def in_endgame(self, s: Any) -> bool:
+        """The last round has begun, or some player is ``window`` treatments or fewer from it."""
+        return s.final_trigger >= 0 or max(len(c) for c in s.collected) >= self.u.rules.threshold - self.window
+
+    def _win_shares(self, states: list[Any], seat: int) -> np.ndarray:
+        """``seat``'s win share at the end of each state, all played on by the network in lockstep."""
+        rules, observer, cap = self.u.rules, self.u.observer, self.u.max_turns
+        live = list(range(len(states)))
+        while live:
+            obs, masks, moving = [], [], []
+            for i in live:
+                s = states[i]
+                if rules.is_over(s) or (cap is not None and rules.turns_played(s) >= cap):
+                    continue
+                mask = np.zeros(self.n_actions, dtype=np.int8)
+                mask[rules.legal_actions(s)] = 1
+                obs.append(observer.observation(s, rules.current_player(s)))
+                masks.append(mask)
+                moving.append(i)
+            if not moving:
+                break
+            for i, a in zip(moving, self.net.act_batch(np.stack(obs), np.stack(masks))):
+                rules.apply(states[i], int(a))
+            live = moving
+        out = np.zeros(len(states))
+        for i, s in enumerate(states):
+            if rules.is_over(s):  # a game cut by the turn cap scores 0, as in the env
+                w = rules.winners(s)
+                out[i] = 1.0 / len(w) if seat in w else 0.0
+        return out
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, agent: str | None = None) -> int:
+        choice = self.net.act(observation, action_mask)
+        legal = [int(x) for x in np.flatnonzero(action_mask)]
+        rules, s0 = self.u.rules, self.u.state_
+        if len(legal) == 1 or not self.in_endgame(s0):
+            return choice
+        self.asked += 1
+        seat = rules.current_player(s0)
+        worlds = [rules.resample_hidden(s0, seat, int(x)) for x in self.rng.integers(0, 2**62, size=self.worlds)]
+        states = []
+        for a in legal:
+            for w in worlds:
+                s = rules.clone(w)
+                rules.apply(s, a)
+                states.append(s)
+        shares = self._win_shares(states, seat).reshape(len(legal), self.worlds)
+        mine = shares[legal.index(choice)]
+        best, best_gain = choice, 0.0
+        for j, a in enumerate(legal):
+            d = shares[j] - mine
+            mean, se = float(d.mean()), float(d.std(ddof=1)) / math.sqrt(self.worlds)
+            if a != choice and mean > 2 * se and mean > best_gain:
+                best, best_gain = a, mean
+        if best != choice:
+            self.changed += 1
+        return best
+
+
+def _network(env: Any, checkpoint: Path) -> Any:
+    """The checkpoint archive's policy (imported into a temporary registry, hashes checked)."""
+    from mythzoo.policies.refs import load_policy
+    from mythzoo.policies.registry import Registry
+
+    with tempfile.TemporaryDirectory(prefix="mythzoo-endgame-") as tmp:
+        reg = Registry(tmp)
+        info = reg.import_(checkpoint)[0]
+        return load_policy(info.id, env, registry=reg)
+
+
+def play(seed: int, worlds: int, window: int, checkpoint: str, players: int = 2) -> dict[str, Any]:
+    """Seed ``seed`` from each seat, the network alone and with endgame rollouts: win shares."""
+    from mythzoo.envs import make
+    from mythzoo.policies.mythic_baths_heuristic import MythicBathsHeuristic
+
+    env = make("mythic_baths", num_players=players)
+    env.reset(seed=seed)
+    net = _network(env, Path(checkpoint))
+    row: dict[str, Any] = {"seed": seed, "network": [], "search": [], "asked": 0, "changed": 0}
+    t0 = time.perf_counter()
+    u = env.unwrapped
+    for mode in ("network", "search"):
+        for seat in range(len(env.possible_agents)):
+            env.reset(seed=seed)
+            me = env.possible_agents[seat]
+            heuristic = MythicBathsHeuristic(env, seed)
+            searcher = EndgameRollouts(env, net, worlds, window, seed + 7) if mode == "search" else None
+            for agent in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                o, m = obs["observation"], obs["action_mask"]
+                if agent != me:
+                    env.step(heuristic.act(o, m, agent))
+                else:
+                    env.step(searcher.act(o, m, agent) if searcher else net.act(o, m))
+            over = u.rules.is_over(u.state_)
+            w = u.rules.winners(u.state_) if over else []
+            row[mode].append(1.0 / len(w) if seat in w else 0.0)
+            if searcher:
+                row["asked"] += searcher.asked
+                row["changed"] += searcher.changed
+    row["seconds"] = round(time.perf_counter() - t0, 1)
+    return row
+
+
+def _play_star(args: tuple) -> dict[str, Any]:
+    return play(*args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mythzoo.evaluation.stats import wilson_interval
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100, help="seeds, each played from both seats (so twice this many games each way)")
+    ap.add_argument("--seed", type=int, default=100000, help="first seed")
+    ap.add_argument("--worlds", type=int, default=16, help="sampled worlds per endgame decision (at least 2)")
+    ap.add_argument("--window", type=int, default=2, help="the endgame begins this many treatments before the last round")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5), help="players at the table (the network takes one seat)")
+    ap.add_argument("--checkpoint", default=str(CHAMPION), help="a registry export of a mythic_baths_v1 policy")
+    ap.add_argument("--jobs", type=int, default=1, help="processes")
+    ap.add_argument("--json", default=None, help="write the per-seed rows here")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.worlds < 2 or args.jobs < 1 or args.window < 0:
+        print("error: --games and --jobs must be at least 1, --worlds at least 2, --window at least 0", file=sys.stderr)
+        return 2
+    if not Path(args.checkpoint).is_file():
+        print(f"error: no checkpoint archive at {args.checkpoint}", file=sys.stderr)
+        return 2
+    work = [(s, args.worlds, args.window, args.checkpoint, args.players) for s in range(args.seed, args.seed + args.games)]
+    rows = []
+    with Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+        for row in pool.imap(_play_star, work):
+            rows.append(row)
+            print(f"seed {row['seed']}: network {row['network']}, with endgame search {row['search']} "
+                  f"({row['changed']} of {row['asked']} endgame choices changed), {row['seconds']} s", flush=True)
+    net = np.array([x for r in rows for x in r["network"]])
+    srch = np.array([x for r in rows for x in r["search"]])
+    n = len(net)
+    lo_n, hi_n = wilson_interval(float(net.sum()), n)
+    lo_s, hi_s = wilson_interval(float(srch.sum()), n)
+    dm, dlo, dhi = t_interval(srch - net)
+    print(f"\n{n} games each way ({len(rows)} seeds, every seat), {args.players} players, {args.worlds} worlds per endgame decision, window {args.window}")
+    print(f"network alone: {net.mean():.3f} [{lo_n:.3f}, {hi_n:.3f}] against the heuristic")
+    print(f"with endgame search: {srch.mean():.3f} [{lo_s:.3f}, {hi_s:.3f}]")
+    print(f"search minus network, paired: {dm:+.3f} [{dlo:+.3f}, {dhi:+.3f}]; games better / worse: "
+          f"{int((srch > net).sum())} / {int((srch < net).sum())}; endgame choices changed per game "
+          f"{sum(r['changed'] for r in rows) / n:.2f} of {sum(r['asked'] for r in rows) / n:.1f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"players": args.players, "worlds": args.worlds, "window": args.window, "rows": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

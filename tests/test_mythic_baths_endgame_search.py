@@ -1,0 +1,144 @@
+"""The Mythic Baths endgame-search benchmark: the champion's endgame choices re-decided by paired rollouts.
+
+Two or four worlds a decision keep it fast; what it measures is in docs/results.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("mb_endgame_search", ROOT / "benchmarks" / "mythic_baths_endgame_search.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mb_endgame_search", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _env_and_network(mod):
+    from mythzoo.envs import make
+
+    env = make("mythic_baths", num_players=2)
+    env.reset(seed=3)
+    return env, mod._network(env, mod.CHAMPION)
+
+
+def _play_to_endgame(env, net, searcher, seed: int):
+    """Network (seat 0) against the heuristic until seat 0 is to move in the endgame with a choice."""
+    from mythzoo.policies.mythic_baths_heuristic import MythicBathsHeuristic
+
+    env.reset(seed=seed)
+    h = MythicBathsHeuristic(env, seed)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            return None  # the game ended before an endgame choice of seat 0
+        o, m = obs["observation"], obs["action_mask"]
+        if agent == env.possible_agents[0] and searcher.in_endgame(env.unwrapped.state_) and m.sum() > 1:
+            return o, m
+        env.step(net.act(o, m) if agent == env.possible_agents[0] else h.act(o, m, agent))
+
+
+def test_before_the_endgame_it_plays_the_network_and_searches_nothing() -> None:
+    mod = _module()
+    env, net = _env_and_network(mod)
+    searcher = mod.EndgameRollouts(env, net, 4, 2, seed=0)
+    env.reset(seed=5)
+    s = env.unwrapped.state_
+    assert not searcher.in_endgame(s), "no guest treated at the deal"
+    obs, _, _, _, _ = env.last()
+    assert searcher.act(obs["observation"], obs["action_mask"]) == net.act(obs["observation"], obs["action_mask"])
+    assert searcher.asked == 0
+
+
+def test_the_endgame_begins_two_treatments_before_the_last_round_or_with_it() -> None:
+    # Two players: the eighth treated guest begins the last round, so the endgame begins at six.
+    mod = _module()
+    env, net = _env_and_network(mod)
+    searcher = mod.EndgameRollouts(env, net, 4, 2, seed=0)
+    env.reset(seed=5)
+    u = env.unwrapped
+    s = u.rules.clone(u.state_)
+    s.collected[1] = list(s.guest_deck[:5])
+    assert not searcher.in_endgame(s)
+    s.collected[1] = list(s.guest_deck[:6])
+    assert searcher.in_endgame(s)
+    s.collected[1] = []
+    s.final_trigger = 0
+    assert searcher.in_endgame(s)
+
+
+def test_an_endgame_choice_switches_only_to_an_action_that_wins_more_in_the_same_worlds() -> None:
+    mod = _module()
+    env, net = _env_and_network(mod)
+    u = env.unwrapped
+    worlds = 4
+    for seed in range(20):
+        searcher = mod.EndgameRollouts(env, net, worlds, 2, seed=seed)
+        found = _play_to_endgame(env, net, searcher, seed)
+        if found is None:
+            continue
+        obs, mask = found
+        s0 = u.rules.clone(u.state_)
+        chosen = searcher.act(obs, mask)
+        assert searcher.asked == 1 and mask[chosen] == 1
+        # The same decision by hand: the same worlds, every legal action played on by the network.
+        rng = np.random.default_rng(seed)
+        seat = u.rules.current_player(s0)
+        sampled = [u.rules.resample_hidden(s0, seat, int(x)) for x in rng.integers(0, 2**62, size=worlds)]
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        shares = {}
+        for a in legal:
+            states = []
+            for w in sampled:
+                s = u.rules.clone(w)
+                u.rules.apply(s, a)
+                states.append(s)
+            shares[a] = searcher._win_shares(states, seat)
+            assert set(shares[a].tolist()) <= {0.0, 0.5, 1.0}
+        base = net.act(obs, mask)
+        gains = {a: (shares[a] - shares[base]).mean() for a in legal if a != base}
+        significant = {a: g for a, g in gains.items()
+                       if g > 2 * (shares[a] - shares[base]).std(ddof=1) / math.sqrt(worlds)}
+        expected = max(significant, key=lambda a: (significant[a], -legal.index(a))) if significant else base
+        assert chosen == expected
+        if chosen != base:
+            assert searcher.changed == 1
+            return
+    raise AssertionError("no endgame choice of the network was changed in 20 seeds")
+
+
+def test_each_seed_is_played_from_both_seats_both_ways_and_the_figures_repeat() -> None:
+    mod = _module()
+    row = mod.play(11, 2, 1, str(mod.CHAMPION))
+    assert len(row["network"]) == len(row["search"]) == 2
+    assert all(x in (0.0, 0.5, 1.0) for x in row["network"] + row["search"])
+    assert row["asked"] > 0, "both seats reach the endgame"
+    again = mod.play(11, 2, 1, str(mod.CHAMPION))
+    assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in row.items() if k != "seconds"}
+
+
+def test_a_bad_argument_is_one_line_and_plays_nothing() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mythic_baths_endgame_search.py"), "--worlds", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().count("\n") == 0 and "--worlds at least 2" in out.stderr
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mythic_baths_endgame_search.py"), "--checkpoint", "nowhere.tar"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stderr.strip() == "error: no checkpoint archive at nowhere.tar"
+
+
+def test_a_larger_table_is_played_from_every_seat() -> None:
+    mod = _module()
+    row = mod.play(12, 2, 0, str(mod.CHAMPION), players=3)
+    assert len(row["network"]) == len(row["search"]) == 3
+    assert all(0.0 <= x <= 1.0 for x in row["network"] + row["search"])
