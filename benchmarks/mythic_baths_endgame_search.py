@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import tempfile
 import time
@@ -45,78 +44,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from innkeeper_search_headroom import _Serial, t_interval  # noqa: E402
 
+from mythzoo.policies.rollouts import EndgameRollouts  # noqa: E402  (the policy rollouts:W:REF names)
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAMPION = ROOT / "checkpoints" / "mythic_baths_v1-ppo-champion.tar"
-
-
-class EndgameRollouts:
-    """A network policy whose endgame choices are re-decided by ``worlds`` paired rollouts per action."""
-
-    def __init__(self, env: Any, net: Any, worlds: int, window: int, seed: int):
-        if worlds < 2:
-            raise ValueError(f"worlds must be at least 2 (a paired standard error needs two), got {worlds}")
-        self.u, self.net, self.worlds, self.window = env.unwrapped, net, worlds, window
-        self.rng = np.random.default_rng(seed)
-        self.n_actions = self.u.action_space(self.u.possible_agents[0]).n
-        self.asked = self.changed = 0
-
-    def in_endgame(self, s: Any) -> bool:
-        """The last round has begun, or some player is ``window`` treatments or fewer from it."""
-        return s.final_trigger >= 0 or max(len(c) for c in s.collected) >= self.u.rules.threshold - self.window
-
-    def _win_shares(self, states: list[Any], seat: int) -> np.ndarray:
-        """``seat``'s win share at the end of each state, all played on by the network in lockstep."""
-        rules, observer, cap = self.u.rules, self.u.observer, self.u.max_turns
-        live = list(range(len(states)))
-        while live:
-            obs, masks, moving = [], [], []
-            for i in live:
-                s = states[i]
-                if rules.is_over(s) or (cap is not None and rules.turns_played(s) >= cap):
-                    continue
-                mask = np.zeros(self.n_actions, dtype=np.int8)
-                mask[rules.legal_actions(s)] = 1
-                obs.append(observer.observation(s, rules.current_player(s)))
-                masks.append(mask)
-                moving.append(i)
-            if not moving:
-                break
-            for i, a in zip(moving, self.net.act_batch(np.stack(obs), np.stack(masks))):
-                rules.apply(states[i], int(a))
-            live = moving
-        out = np.zeros(len(states))
-        for i, s in enumerate(states):
-            if rules.is_over(s):  # a game cut by the turn cap scores 0, as in the env
-                w = rules.winners(s)
-                out[i] = 1.0 / len(w) if seat in w else 0.0
-        return out
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, agent: str | None = None) -> int:
-        choice = self.net.act(observation, action_mask)
-        legal = [int(x) for x in np.flatnonzero(action_mask)]
-        rules, s0 = self.u.rules, self.u.state_
-        if len(legal) == 1 or not self.in_endgame(s0):
-            return choice
-        self.asked += 1
-        seat = rules.current_player(s0)
-        worlds = [rules.resample_hidden(s0, seat, int(x)) for x in self.rng.integers(0, 2**62, size=self.worlds)]
-        states = []
-        for a in legal:
-            for w in worlds:
-                s = rules.clone(w)
-                rules.apply(s, a)
-                states.append(s)
-        shares = self._win_shares(states, seat).reshape(len(legal), self.worlds)
-        mine = shares[legal.index(choice)]
-        best, best_gain = choice, 0.0
-        for j, a in enumerate(legal):
-            d = shares[j] - mine
-            mean, se = float(d.mean()), float(d.std(ddof=1)) / math.sqrt(self.worlds)
-            if a != choice and mean > 2 * se and mean > best_gain:
-                best, best_gain = a, mean
-        if best != choice:
-            self.changed += 1
-        return best
 
 
 def _network(env: Any, checkpoint: Path) -> Any:

@@ -25,7 +25,8 @@ import numpy as np
 
 from mythzoo.policies.base import Policy
 from mythzoo.policies.baselines import BASELINE_NAMES
-from mythzoo.policies.refs import PolicyRefError, is_policy, is_registry_ref
+from mythzoo.policies.refs import PolicyRefError, is_policy, is_registry_ref, uses_registry
+from mythzoo.policies.rollouts import is_rollouts_ref, parse_rollouts_ref
 
 BASELINES = BASELINE_NAMES
 Loader = Callable[[str, Any, Any, "int | None"], Any]  # (ref, env, registry, seed) -> policy
@@ -50,10 +51,10 @@ def open_registry(registry: Any) -> Any:
 
 def load_policy(ref: Any, env: Any, registry: Any = None, seed: int | None = None) -> Any:
     """The policy ``ref`` names for ``env`` (``registry``: a Registry or its path; only a checkpoint
-    ref opens one). A policy object is returned as it is."""
+    ref, or a ``rollouts:`` ref over one, opens one). A policy object is returned as it is."""
     from mythzoo.policies.refs import load_policy as load
 
-    return load(ref, env, registry=open_registry(registry) if is_registry_ref(ref) else None, seed=seed)
+    return load(ref, env, registry=open_registry(registry) if uses_registry(ref) else None, seed=seed)
 
 
 # ------------------------------------------------------------------ policy objects by name
@@ -230,7 +231,11 @@ def check_refs(env: Any, refs: Sequence[str], registry: Any = None, loader: Load
 
 
 def _pin(ref: str, policy: Any) -> str:
-    """A checkpoint ref's id; any other ref (an object, a baseline, a code ref) as it is."""
+    """A checkpoint ref's id (inside a ``rollouts:`` ref too); any other ref (an object, a baseline,
+    a code ref) as it is."""
+    if is_rollouts_ref(ref) and hasattr(policy, "base"):
+        worlds, base_ref = parse_rollouts_ref(ref)
+        return f"rollouts:{worlds}:{_pin(base_ref, policy.base)}"
     if not is_registry_ref(ref) or is_object_ref(ref):
         return ref
     return str(getattr(policy, "checkpoint_id", None) or ref)

@@ -7,6 +7,8 @@ resolves it here, with :func:`load_policy`. What it accepts:
   :class:`~mythzoo.policies.base.Policy` protocol), used as it is;
 - ``random``, ``heuristic`` and the search ``mcts:N`` / ``mcts:N:heuristic`` (alias ``ismcts:``):
   the baselines (:func:`mythzoo.policies.baselines.make_baseline`);
+- ``rollouts:W:<ref>``: the policy ``<ref>`` names, with its endgame choices re-decided by paired
+  rollouts over ``W`` sampled worlds (Mythic Baths; :mod:`mythzoo.policies.rollouts`);
 - ``py:<module>:<attribute>``: **user code, named explicitly** (a *code ref*). ``<module>`` is
   imported (it must be importable: installed, or on ``PYTHONPATH``) and ``<attribute>`` read from
   it. A policy object there is used as it is; a callable is a factory, called as
@@ -34,10 +36,11 @@ from typing import Any
 from mythzoo.policies.base import EnvSpec, Policy
 from mythzoo.policies.baselines import is_baseline_name, make_baseline
 from mythzoo.policies.registry import Registry, RegistryError, default_registry_path
+from mythzoo.policies.rollouts import EndgameRollouts, is_rollouts_ref, parse_rollouts_ref
 
 __all__ = [
-    "CODE_PREFIX", "PolicyRefError", "is_baseline", "is_code_ref", "is_policy", "is_registry_ref", "load_code_ref",
-    "load_policy", "open_registry",
+    "CODE_PREFIX", "PolicyRefError", "is_baseline", "is_code_ref", "is_policy", "is_registry_ref", "is_rollouts_ref",
+    "load_code_ref", "load_policy", "open_registry", "uses_registry",
 ]
 
 CODE_PREFIX = "py:"
@@ -66,8 +69,18 @@ def is_code_ref(ref: Any) -> bool:
 
 
 def is_registry_ref(ref: Any) -> bool:
-    """True for a ref that names a checkpoint: text that is neither a baseline nor a code ref."""
-    return isinstance(ref, str) and not is_baseline(ref) and not is_code_ref(ref)
+    """True for a ref that names a checkpoint: text that is neither a baseline, a code ref nor a ``rollouts:`` ref."""
+    return isinstance(ref, str) and not is_baseline(ref) and not is_code_ref(ref) and not is_rollouts_ref(ref)
+
+
+def uses_registry(ref: Any) -> bool:
+    """True for a ref whose policy comes from a registry: a checkpoint ref, or a ``rollouts:`` ref over one."""
+    if is_rollouts_ref(ref):
+        try:
+            return uses_registry(parse_rollouts_ref(ref)[1])
+        except ValueError:
+            return False
+    return is_registry_ref(ref)
 
 
 def open_registry(registry: Registry | str | os.PathLike[str] | None = None) -> Registry:
@@ -167,6 +180,10 @@ def load_policy(
         return make_baseline(ref.strip(), env, seed)
     if is_code_ref(ref):
         return load_code_ref(ref, env, seed)
+    if is_rollouts_ref(ref):
+        worlds, base_ref = parse_rollouts_ref(ref)
+        base = load_policy(base_ref, env, registry, seed, deterministic=deterministic)
+        return EndgameRollouts(env, base, worlds, seed=seed, base_name=base_ref)
     try:
         reg = open_registry(registry)
     except RegistryError as e:

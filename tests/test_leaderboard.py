@@ -116,6 +116,23 @@ def test_added_checkpoint_is_pinned_and_cannot_join_twice(baths: Path, tmp_path:
     assert not again.exists() and not again.with_suffix(".json").exists()
 
 
+def test_added_rollouts_over_a_checkpoint_play_the_pinned_checkpoint(baths: Path, tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from mythzoo.policies.registry import Registry
+
+    reg = Registry(tmp_path / "registry")
+    (info,) = reg.import_(ROOT / "checkpoints" / "mythic_baths_v1-ppo-champion.tar")
+    out = tmp_path / "rollouts.md"
+    ref = f"rollouts:2:{info.name}@latest"
+    code, _, err = run(["mythic_baths", "--players", "2", "--add", ref, "--registry", str(tmp_path / "registry"),
+                        "--board", str(baths.with_suffix(".json")), "--out", str(out)], capsys)
+    assert code == 0, err
+    _, (board,) = load_board_file(out.with_suffix(".json"))
+    assert board.entry(ref).played_as == f"rollouts:2:{info.id}"  # the base pinned to its checkpoint id
+    assert sum(ref in g.labels for g in board.games) == 2 * 3 * 2
+    assert f"`{ref}`" in out.read_text()
+
+
 def test_team_board(tmp_path: Path, policy_module: str, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "gate.md"
     code, _, err = run(["mythsgate", "--budgets", "none", "--no-champions", "--games", "1", "--out", str(page)], capsys)

@@ -253,12 +253,12 @@ def require_eval_libraries(kind: str, refs: Sequence[str], plot: bool, roles: Se
     symmetric game, t intervals for a solo one, the plot, checkpoints), or the extra to install."""
     from mythzoo.evaluation import SOLO, SYMMETRIC, split_role_ref
     from mythzoo.extras import require
-    from mythzoo.policies.refs import is_registry_ref
+    from mythzoo.policies.refs import uses_registry
 
     needed = ["openskill"] if kind == SYMMETRIC else ["scipy"] if kind == SOLO else []
     if plot:
         needed.append("matplotlib")
-    if any(is_registry_ref(split_role_ref(r, list(roles))[1]) for r in refs):
+    if any(uses_registry(split_role_ref(r, list(roles))[1]) for r in refs):
         needed.append("safetensors")
     require(needed, "mythzoo eval")
 

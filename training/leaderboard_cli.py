@@ -308,11 +308,24 @@ def _kept_boards(args: argparse.Namespace, specs: Sequence[Any], json_path: str,
     return kept
 
 
+def _import_checkpoint(user_registry: Any, registry: Any, ref: str) -> str:
+    """Copy the checkpoint ``ref`` names in the user's registry into ``registry``; its id."""
+    from mythzoo.policies.refs import open_registry
+
+    info = open_registry(user_registry).resolve(ref)
+    with tempfile.TemporaryDirectory(prefix="mythzoo-leaderboard-add-") as tmp:
+        archive = Path(tmp) / "entry.tar"
+        open_registry(user_registry).export(info.id, archive)
+        _import_champions(registry, [archive])
+    return info.id
+
+
 def _add(args: argparse.Namespace, spec: Any, page: str, json_path: str) -> int:
     from mythzoo.envs import make
     from mythzoo.evaluation import check_refs, check_role_refs, default_workers, split_role_ref
     from mythzoo.evaluation.leaderboard import ROOT, Entry, LeaderboardError, load_board_file, play_board, time_entries
-    from mythzoo.policies.refs import is_registry_ref
+    from mythzoo.policies.refs import is_registry_ref, uses_registry
+    from mythzoo.policies.rollouts import parse_rollouts_ref
     from mythzoo.policies.search import is_search_ref
 
     source = args.board or str(ROOT / "docs" / "leaderboard.json")
@@ -348,14 +361,10 @@ def _add(args: argparse.Namespace, spec: Any, page: str, json_path: str) -> int:
         play_ref = ref
         with policy_load_errors():
             if is_registry_ref(ref) and not is_search_ref(ref):
-                from mythzoo.policies.refs import open_registry
-
-                info = open_registry(args.registry).resolve(ref)
-                with tempfile.TemporaryDirectory(prefix="mythzoo-leaderboard-add-") as tmp:
-                    archive = Path(tmp) / "entry.tar"
-                    open_registry(args.registry).export(info.id, archive)
-                    _import_champions(registry, [archive])
-                play_ref = info.id
+                play_ref = _import_checkpoint(args.registry, registry, ref)
+            elif uses_registry(ref):  # rollouts:W:<checkpoint>: the base comes from the user's registry
+                worlds, base = parse_rollouts_ref(ref)
+                play_ref = f"rollouts:{worlds}:{_import_checkpoint(args.registry, registry, base)}"
             if board.kind == "symmetric":
                 played_as = check_refs(env, [play_ref], registry)[0]
             else:

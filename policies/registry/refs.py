@@ -74,6 +74,8 @@ def check_name(name: str) -> str:
         raise ValueError(f"bad checkpoint name {name!r}: use letters, digits, '_', '.', '-' (starting with a letter or digit, at most 100)")
     if is_baseline_name(name):
         raise ValueError(f"{name!r} is a baseline ref and cannot name checkpoints")
+    if name == "rollouts":
+        raise ValueError("'rollouts' names the endgame-rollouts policy (rollouts:W:REF) and cannot name checkpoints")
     return name
 
 

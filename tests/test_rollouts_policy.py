@@ -1,0 +1,205 @@
+"""The endgame-rollouts policy (``rollouts:W:REF``): its names, what it refuses, what it may know,
+and that every tool plays it (eval, play, the leaderboard's --add, self-play opponents)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mythzoo.envs import make
+from mythzoo.policies.base import RandomPolicy
+from mythzoo.policies.refs import is_baseline, is_registry_ref, load_policy, uses_registry
+from mythzoo.policies.rollouts import EndgameRollouts, RolloutsRefError, is_rollouts_ref, parse_rollouts_ref
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAMPION = ROOT / "checkpoints" / "mythic_baths_v1-ppo-champion.tar"
+
+
+def _endgame(seed: int, players: int = 2):
+    """A Mythic Baths game played by heuristics up to an endgame decision with a choice (or None)."""
+    env = make("mythic_baths", num_players=players)
+    env.reset(seed=seed)
+    probe = EndgameRollouts(env, RandomPolicy(0), 2)
+    h = load_policy("heuristic", env, seed=seed)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            return None
+        if probe.in_endgame(env.unwrapped.state_) and obs["action_mask"].sum() > 1:
+            return env
+        env.step(h.act(obs["observation"], obs["action_mask"], agent))
+
+
+def _champion_registry(tmp_path: Path):
+    from mythzoo.policies.registry import Registry
+
+    reg = Registry(tmp_path / "reg")
+    info = reg.import_(CHAMPION)[0]
+    return reg, info
+
+
+# --------------------------------------------------------------------------- names
+@pytest.mark.parametrize("ref, want", [("rollouts:16:heuristic", (16, "heuristic")), ("rollouts:2:champ:3", (2, "champ:3")),
+                                       (" rollouts:4:py:pkg.mod:make ", (4, "py:pkg.mod:make")), ("rollouts:8:58420b1021e4", (8, "58420b1021e4"))])
+def test_rollouts_names_parse(ref: str, want: tuple[int, str]) -> None:
+    assert parse_rollouts_ref(ref) == want
+    assert is_rollouts_ref(ref) and not is_baseline(ref) and not is_registry_ref(ref)
+
+
+def test_a_rollouts_ref_uses_a_registry_only_over_a_checkpoint() -> None:
+    assert uses_registry("rollouts:16:champ@best") and uses_registry("rollouts:16:58420b1021e4")
+    assert not uses_registry("rollouts:16:heuristic") and not uses_registry("rollouts:16:py:pkg:make")
+    assert not uses_registry("rollouts:x:champ")  # malformed: refused when loaded, not sent to a registry
+
+
+@pytest.mark.parametrize("ref, says", [("rollouts", "expected rollouts:W:REF"), ("rollouts:16", "expected rollouts:W:REF"),
+                                       ("rollouts:16:", "expected rollouts:W:REF"), ("rollouts:x:heuristic", "'x' are not an integer"),
+                                       ("rollouts:1:heuristic", "'1' are not an integer from 2"),
+                                       ("rollouts:4:mcts:5", "its base must act from observations"),
+                                       ("rollouts:4:rollouts:4:heuristic", "its base must act from observations")])
+def test_bad_rollouts_refs_are_one_line_errors_everywhere(ref: str, says: str) -> None:
+    from mythzoo.evaluation.loading import load_policy as eval_load
+
+    env = make("mythic_baths")
+    for load in (lambda: load_policy(ref, env), lambda: eval_load(ref, env)):
+        with pytest.raises(RolloutsRefError, match=says) as e:
+            load()
+        assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["mythsgate", "mythwind_innkeeper"])
+def test_rollouts_refuse_a_game_without_an_endgame_rule(name: str) -> None:
+    with pytest.raises(RolloutsRefError, match="rollouts: is for mythic_baths") as e:
+        load_policy("rollouts:4:random", make(name))
+    assert "mcts:N" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_rollouts_cannot_name_checkpoints() -> None:
+    from mythzoo.policies.registry.refs import check_name
+
+    with pytest.raises(ValueError, match="endgame-rollouts policy"):
+        check_name("rollouts")
+
+
+# --------------------------------------------------------------------------- decisions
+def test_outside_the_endgame_it_plays_its_base_and_searches_nothing() -> None:
+    env = make("mythic_baths", num_players=3)
+    env.reset(seed=2)
+    p = load_policy("rollouts:4:heuristic", env, seed=0)
+    h = load_policy("heuristic", env, seed=0)
+    for _ in range(12):  # the deal and the first turns: nobody near the last round
+        agent = env.agent_selection
+        assert not p.in_endgame(env.unwrapped.state_)
+        obs = env.observe(agent)
+        a = p.act_in_env(env, agent)
+        assert a == h.act(obs["observation"], obs["action_mask"], agent)
+        env.step(a)
+    assert p.asked == 0
+
+
+def test_in_the_endgame_it_searches_and_plays_legal_complete_games() -> None:
+    env = make("mythic_baths", num_players=2)
+    policies = [load_policy("rollouts:3:heuristic", env, seed=1), load_policy("random", env, seed=1)]
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(agent)
+            a = policies[0].act_in_env(env, agent) if seat == 0 else policies[1].act(obs["observation"], obs["action_mask"], agent)
+            assert obs["action_mask"][a] == 1
+            env.step(a)
+        assert env.unwrapped.rules.is_over(env.unwrapped.state_)
+    assert policies[0].asked > 0
+
+
+def test_rollouts_choices_depend_only_on_what_the_seat_may_know() -> None:
+    """Two states that differ only in what the mover cannot see get the same endgame choices from
+    rollouts seeded alike, and the choices are a function of the seed."""
+    compared = differed = 0
+    for seed in range(6):
+        env = _endgame(seed)
+        if env is None:
+            continue
+        agent = env.agent_selection
+        other = make("mythic_baths", num_players=2)
+        other.reset(seed=0)
+        other.set_state(env.resample_hidden(agent, seed=500 + seed))
+        u, v = env.unwrapped, other.unwrapped
+        assert u.observe(agent)["observation"].tolist() == v.observe(agent)["observation"].tolist()
+        differed += u.rules.to_json(u.state_) != v.rules.to_json(v.state_)
+        a, b = EndgameRollouts(env, load_policy("heuristic", env, seed=3), 6, seed=9), EndgameRollouts(other, load_policy("heuristic", other, seed=3), 6, seed=9)
+        assert [a.act_in_env(env, agent) for _ in range(2)] == [b.act_in_env(other, agent) for _ in range(2)], seed
+        assert a.asked == 2
+        compared += 1
+    assert compared >= 3 and differed >= 3
+
+
+def test_act_needs_its_own_env() -> None:
+    env = _endgame(1)
+    assert env is not None
+    p = load_policy("rollouts:2:heuristic", env, seed=0)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][p.act(obs["observation"], obs["action_mask"], env.agent_selection)] == 1
+    stranger = _endgame(4)
+    o2 = stranger.observe(stranger.agent_selection)
+    with pytest.raises(RuntimeError, match="not its env's"):
+        p.act(o2["observation"], o2["action_mask"], env.agent_selection)
+
+
+# --------------------------------------------------------------------------- tools
+def test_eval_plays_rollouts_over_a_checkpoint_pinned_to_its_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("safetensors")
+    from mythzoo.evaluation.loading import check_refs
+    from mythzoo.training import eval_cli
+
+    reg, info = _champion_registry(tmp_path)
+    env = make("mythic_baths", num_players=2)
+    assert check_refs(env, [f"rollouts:2:{info.name}"], reg) == [f"rollouts:2:{info.id}"]
+    out = tmp_path / "eval.json"
+    before = (len(reg.ratings(info.id)), len(reg.evals(info.id)))
+    rc = eval_cli.main(["eval", "mythic_baths", f"rollouts:2:{info.name}", "heuristic", "--games", "2", "--players", "2",
+                        "--registry", str(reg.path), "--json", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    assert f"rollouts:2:{info.name}" in capsys.readouterr().out
+    assert (len(reg.ratings(info.id)), len(reg.evals(info.id))) == before, "a rollouts entry is not its checkpoint: nothing is recorded for it"
+    rc = eval_cli.main(["eval", "mythic_baths", "rollouts:2:nope", "heuristic", "--games", "2", "--registry", str(reg.path)])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and err.startswith("mythzoo eval: error: cannot load policy") and "nope" in err and len(err.splitlines()) == 1, err
+
+
+def test_play_against_rollouts(tmp_path: Path) -> None:
+    from mythzoo.training import play_cli
+
+    out = io.StringIO()
+    lines = iter(["1"] * 3 + ["q"])
+    rc = play_cli.main(["play", "mythic_baths", "--vs", "rollouts:2:heuristic", "--seed", "4", "--save", str(tmp_path / "game.json")],
+                       input_fn=lambda prompt: next(lines), out=out)
+    assert rc == 0 and "(rollouts:2:heuristic) plays" in out.getvalue()
+
+
+def test_rollouts_are_a_self_play_opponent(tmp_path: Path) -> None:
+    pytest.importorskip("stable_baselines3", reason="self-play needs the train extra")
+    from mythzoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+
+    probe = make("mythic_baths", num_players=2)
+    rollouts = load_policy("rollouts:2:heuristic", probe, seed=0)
+    calls = []
+    inner = rollouts.act_in_env
+    rollouts.act_in_env = lambda env, agent: calls.append(env) or inner(env, agent)
+    pool = OpponentPool({"past": 1.0})
+    pool.add("past", "ref:rollouts:2:heuristic", rollouts)
+    vec = SelfPlayVecEnv("mythic_baths", {"num_players": 2}, 2, pool, seed=0)
+    vec.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        masks = vec.action_masks()
+        vec.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        vec.step_wait()
+    assert calls and all(e is not probe for e in calls), "it decides in the live game, not in the env it was built with"
+    assert rollouts.asked > 0, "games reached the endgame, where it searched"
