@@ -23,7 +23,8 @@ paired difference with its Student-t interval.
 
     python benchmarks/mythic_baths_endgame_search.py --games 100 --seed 100000 --worlds 16 --jobs 2
 
-(``--players 3`` or ``4`` for the larger tables; each seed is then played from every seat.)
+(``--players 3`` or ``4`` for the larger tables; each seed is then played from every seat.
+``--from-json A.json B.json`` prints the summary of runs on disjoint seeds together, playing nothing.)
 
 (about 10 s a game on one core at 16 worlds; the network alone takes a few milliseconds.)
 """
@@ -102,9 +103,48 @@ def _play_star(args: tuple) -> dict[str, Any]:
     return play(*args)
 
 
-def main(argv: list[str] | None = None) -> int:
+def summary(rows: list[dict[str, Any]], players: int, worlds: int, window: int) -> list[str]:
+    """The report's lines for per-seed ``rows``: both win rates with Wilson intervals, the paired difference."""
     from mythzoo.evaluation.stats import wilson_interval
 
+    net = np.array([x for r in rows for x in r["network"]])
+    srch = np.array([x for r in rows for x in r["search"]])
+    n = len(net)
+    lo_n, hi_n = wilson_interval(float(net.sum()), n)
+    lo_s, hi_s = wilson_interval(float(srch.sum()), n)
+    dm, dlo, dhi = t_interval(srch - net)
+    return [f"{n} games each way ({len(rows)} seeds, every seat), {players} players, {worlds} worlds per endgame decision, window {window}",
+            f"network alone: {net.mean():.3f} [{lo_n:.3f}, {hi_n:.3f}] against the heuristic",
+            f"with endgame search: {srch.mean():.3f} [{lo_s:.3f}, {hi_s:.3f}]",
+            f"search minus network, paired: {dm:+.3f} [{dlo:+.3f}, {dhi:+.3f}]; games better / worse: "
+            f"{int((srch > net).sum())} / {int((srch < net).sum())}; endgame choices changed per game "
+            f"{sum(r['changed'] for r in rows) / n:.2f} of {sum(r['asked'] for r in rows) / n:.1f}"]
+
+
+def _from_json(paths: list[str]) -> int:
+    """Print the summary of runs written by ``--json`` together (one table size, worlds and window; no seed twice)."""
+    runs = []
+    for path in paths:
+        try:
+            runs.append(json.loads(Path(path).read_text()))
+        except (OSError, ValueError) as e:
+            print(f"error: cannot read {path}: {' '.join(str(e).split())}", file=sys.stderr)
+            return 2
+    setting = {(r.get("players"), r.get("worlds"), r.get("window")) for r in runs}
+    if len(setting) != 1:
+        print(f"error: the files were run with different players, worlds or window: {sorted(setting, key=str)}", file=sys.stderr)
+        return 2
+    rows = [row for r in runs for row in r["rows"]]
+    seeds = [row["seed"] for row in rows]
+    if len(set(seeds)) != len(seeds):
+        print("error: a seed is in more than one file (each game would count twice)", file=sys.stderr)
+        return 2
+    players, worlds, window = setting.pop()
+    print("\n".join(summary(rows, players, worlds, window)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100, help="seeds, each played from both seats (so twice this many games each way)")
     ap.add_argument("--seed", type=int, default=100000, help="first seed")
@@ -114,7 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checkpoint", default=str(CHAMPION), help="a registry export of a mythic_baths_v1 policy")
     ap.add_argument("--jobs", type=int, default=1, help="processes")
     ap.add_argument("--json", default=None, help="write the per-seed rows here")
+    ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
+                    help="play nothing: print the summary of these --json files together (disjoint seeds, one setting)")
     args = ap.parse_args(argv)
+    if args.from_json:
+        return _from_json(args.from_json)
     if args.games < 1 or args.worlds < 2 or args.jobs < 1 or args.window < 0:
         print("error: --games and --jobs must be at least 1, --worlds at least 2, --window at least 0", file=sys.stderr)
         return 2
@@ -128,18 +172,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             print(f"seed {row['seed']}: network {row['network']}, with endgame search {row['search']} "
                   f"({row['changed']} of {row['asked']} endgame choices changed), {row['seconds']} s", flush=True)
-    net = np.array([x for r in rows for x in r["network"]])
-    srch = np.array([x for r in rows for x in r["search"]])
-    n = len(net)
-    lo_n, hi_n = wilson_interval(float(net.sum()), n)
-    lo_s, hi_s = wilson_interval(float(srch.sum()), n)
-    dm, dlo, dhi = t_interval(srch - net)
-    print(f"\n{n} games each way ({len(rows)} seeds, every seat), {args.players} players, {args.worlds} worlds per endgame decision, window {args.window}")
-    print(f"network alone: {net.mean():.3f} [{lo_n:.3f}, {hi_n:.3f}] against the heuristic")
-    print(f"with endgame search: {srch.mean():.3f} [{lo_s:.3f}, {hi_s:.3f}]")
-    print(f"search minus network, paired: {dm:+.3f} [{dlo:+.3f}, {dhi:+.3f}]; games better / worse: "
-          f"{int((srch > net).sum())} / {int((srch < net).sum())}; endgame choices changed per game "
-          f"{sum(r['changed'] for r in rows) / n:.2f} of {sum(r['asked'] for r in rows) / n:.1f}")
+    print()
+    print("\n".join(summary(rows, args.players, args.worlds, args.window)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"players": args.players, "worlds": args.worlds, "window": args.window, "rows": rows}, f, indent=1)

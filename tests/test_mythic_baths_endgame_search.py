@@ -142,3 +142,26 @@ def test_a_larger_table_is_played_from_every_seat() -> None:
     row = mod.play(12, 2, 0, str(mod.CHAMPION), players=3)
     assert len(row["network"]) == len(row["search"]) == 3
     assert all(0.0 <= x <= 1.0 for x in row["network"] + row["search"])
+
+
+def test_runs_on_disjoint_seeds_are_summed_and_overlaps_refused(tmp_path: Path) -> None:
+    import json
+
+    def rows(first: int, net: list[float], srch: list[float]) -> list[dict]:
+        return [{"seed": first + i, "network": [a, a], "search": [b, b], "asked": 10, "changed": 1, "seconds": 1.0}
+                for i, (a, b) in enumerate(zip(net, srch))]
+
+    a, b, c = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    a.write_text(json.dumps({"players": 2, "worlds": 16, "window": 2, "rows": rows(0, [1.0, 0.0], [1.0, 1.0])}))
+    b.write_text(json.dumps({"players": 2, "worlds": 16, "window": 2, "rows": rows(2, [0.0, 1.0], [0.0, 1.0])}))
+    c.write_text(json.dumps({"players": 2, "worlds": 8, "window": 2, "rows": rows(9, [1.0], [1.0])}))
+    script = str(ROOT / "benchmarks" / "mythic_baths_endgame_search.py")
+    out = subprocess.run([sys.executable, script, "--from-json", str(a), str(b)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].startswith("8 games each way (4 seeds, every seat), 2 players, 16 worlds")
+    assert "network alone: 0.500" in out.stdout and "with endgame search: 0.750" in out.stdout
+    assert "games better / worse: 2 / 0" in out.stdout
+    for files, says in (([a, a], "a seed is in more than one file"), ([a, c], "different players, worlds or window"),
+                        ([tmp_path / "none.json"], "cannot read")):
+        out = subprocess.run([sys.executable, script, "--from-json", *map(str, files)], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and out.stdout == "" and says in out.stderr and out.stderr.count("\n") == 1, out.stderr
