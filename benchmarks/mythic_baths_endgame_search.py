@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -40,7 +41,13 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from mythzoo.threads import BLAS_THREAD_VARS  # noqa: E402  (loads no numpy)
+
+# One BLAS thread a process, set before numpy loads (mythzoo/threads.py says why): about 5x faster here.
+for _var in BLAS_THREAD_VARS:
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from innkeeper_search_headroom import _Serial, t_interval  # noqa: E402

@@ -18,6 +18,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mythzoo.threads import one_blas_thread_in_workers
+
+
 class WorkerError(RuntimeError):
     """A worker process could not start or died: the pool is stopped, the games not yet done are dropped."""
 
@@ -71,7 +74,7 @@ def run_tasks(
             # concurrent.futures, not multiprocessing.Pool: a worker that exits (one that fails while
             # starting included) breaks the executor at once, where a Pool would start it again forever.
             ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            with one_blas_thread_in_workers(), ProcessPoolExecutor(workers, mp_context=ctx) as pool:
                 futures = [pool.submit(fn, task) for task in tasks]
                 try:
                     for future in as_completed(futures):

@@ -18,7 +18,6 @@ objects between processes of this run only; nothing is ever read back from a fil
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,10 +26,10 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from mythzoo.policies.base import BasePolicy
+from mythzoo.threads import one_blas_thread_in_workers
 from mythzoo.training.selfplay import EnvKwargs, OpponentPool, SelfPlayVecEnv
 
 WORKER_SEED_STRIDE = 7919
-BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def _worker(remote: Any, env_name: str, env_kwargs: EnvKwargs, num_envs: int, mixes: dict[str | None, dict[str, float]],
@@ -111,19 +110,9 @@ class SubprocSelfPlayVecEnv(VecEnv):
         pools: dict[str | None, OpponentPool] = {None: pool} if isinstance(pool, OpponentPool) else dict(pool)
         mixes = {role: dict(p.mix) for role, p in pools.items()}
         members = [(role, c, k, p.policies[k]) for role, p in pools.items() for c, keys in p.members.items() for k in keys]
-        # Workers run small numpy matrix products (opponents' networks): one BLAS thread each, or
-        # idle BLAS threads spin against the games on a machine with few cores. Read at import
-        # time, so it is set in the environment the spawned workers start with.
-        saved = {k: os.environ.get(k) for k in BLAS_THREAD_VARS}
-        os.environ.update({k: "1" for k in BLAS_THREAD_VARS})
-        try:
+        # Workers run small numpy matrix products (opponents' networks): one BLAS thread each.
+        with one_blas_thread_in_workers():
             self._start(ctx, sizes, env_name, env_kwargs, mixes, members, learner_agents, seed)
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
         broadcast = {role: _BroadcastPool(p, role, self._broadcast) for role, p in pools.items()}
         # What training sees: the pool(s) whose adds reach the workers, shaped as given.
         self.pools: OpponentPool | dict[str, OpponentPool] = broadcast[None] if None in broadcast else broadcast

@@ -39,7 +39,8 @@ from typing import Any
 import numpy as np
 
 from mythzoo.policies.base import BasePolicy
-from mythzoo.training.parallel import BLAS_THREAD_VARS, WORKER_SEED_STRIDE, SubprocSelfPlayVecEnv
+from mythzoo.threads import BLAS_THREAD_VARS
+from mythzoo.training.parallel import WORKER_SEED_STRIDE, SubprocSelfPlayVecEnv
 from mythzoo.training.selfplay import EnvKwargs, OpponentPool
 
 try:
