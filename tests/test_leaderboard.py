@@ -133,6 +133,21 @@ def test_added_rollouts_over_a_checkpoint_play_the_pinned_checkpoint(baths: Path
     assert f"`{ref}`" in out.read_text()
 
 
+def test_added_rollouts_over_a_board_champion_need_no_registry(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "champ.md"
+    code, _, err = run(["mythic_baths", "--players", "2", "--budgets", "none", "--games", "1", "--out", str(page)], capsys)
+    assert code == 0, err
+    _, (board,) = load_board_file(page.with_suffix(".json"))
+    (champion,) = [e.played_as for e in board.entries if e.source.startswith("checkpoints/")]
+    out = tmp_path / "more.md"
+    code, _, err = run(["mythic_baths", "--players", "2", "--add", f"rollouts:2:{champion}", "--registry", str(tmp_path / "none"),
+                        "--board", str(page.with_suffix(".json")), "--out", str(out)], capsys)
+    assert code == 0, err
+    _, (after,) = load_board_file(out.with_suffix(".json"))
+    assert after.entry(f"rollouts:2:{champion}").played_as == f"rollouts:2:{champion}"
+    assert sum(f"rollouts:2:{champion}" in g.labels for g in after.games) == 3 * 1 * 2
+
+
 def test_team_board(tmp_path: Path, policy_module: str, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "gate.md"
     code, _, err = run(["mythsgate", "--budgets", "none", "--no-champions", "--games", "1", "--out", str(page)], capsys)

@@ -324,7 +324,8 @@ def _add(args: argparse.Namespace, spec: Any, page: str, json_path: str) -> int:
     from mythzoo.envs import make
     from mythzoo.evaluation import check_refs, check_role_refs, default_workers, split_role_ref
     from mythzoo.evaluation.leaderboard import ROOT, Entry, LeaderboardError, load_board_file, play_board, time_entries
-    from mythzoo.policies.refs import is_registry_ref, uses_registry
+    from mythzoo.policies.refs import is_registry_ref, open_registry, uses_registry
+    from mythzoo.policies.registry import RegistryError
     from mythzoo.policies.rollouts import parse_rollouts_ref
     from mythzoo.policies.search import is_search_ref
 
@@ -362,9 +363,13 @@ def _add(args: argparse.Namespace, spec: Any, page: str, json_path: str) -> int:
         with policy_load_errors():
             if is_registry_ref(ref) and not is_search_ref(ref):
                 play_ref = _import_checkpoint(args.registry, registry, ref)
-            elif uses_registry(ref):  # rollouts:W:<checkpoint>: the base comes from the user's registry
+            elif uses_registry(ref):  # rollouts:W:<checkpoint>: a champion of the board, or one of the user's registry
                 worlds, base = parse_rollouts_ref(ref)
-                play_ref = f"rollouts:{worlds}:{_import_checkpoint(args.registry, registry, base)}"
+                try:
+                    base_id = open_registry(registry).resolve(base).id
+                except RegistryError:
+                    base_id = _import_checkpoint(args.registry, registry, base)
+                play_ref = f"rollouts:{worlds}:{base_id}"
             if board.kind == "symmetric":
                 played_as = check_refs(env, [play_ref], registry)[0]
             else:
