@@ -234,8 +234,8 @@ def _pin(ref: str, policy: Any) -> str:
     """A checkpoint ref's id (inside a ``rollouts:`` ref too); any other ref (an object, a baseline,
     a code ref) as it is."""
     if is_rollouts_ref(ref) and hasattr(policy, "base"):
-        worlds, base_ref = parse_rollouts_ref(ref)
-        return f"rollouts:{worlds}:{_pin(base_ref, policy.base)}"
+        parsed = parse_rollouts_ref(ref)
+        return parsed.with_base(_pin(parsed.base, policy.base))
     if not is_registry_ref(ref) or is_object_ref(ref):
         return ref
     return str(getattr(policy, "checkpoint_id", None) or ref)

@@ -77,7 +77,7 @@ def uses_registry(ref: Any) -> bool:
     """True for a ref whose policy comes from a registry: a checkpoint ref, or a ``rollouts:`` ref over one."""
     if is_rollouts_ref(ref):
         try:
-            return uses_registry(parse_rollouts_ref(ref)[1])
+            return uses_registry(parse_rollouts_ref(ref).base)
         except ValueError:
             return False
     return is_registry_ref(ref)
@@ -181,9 +181,9 @@ def load_policy(
     if is_code_ref(ref):
         return load_code_ref(ref, env, seed)
     if is_rollouts_ref(ref):
-        worlds, base_ref = parse_rollouts_ref(ref)
-        base = load_policy(base_ref, env, registry, seed, deterministic=deterministic)
-        return EndgameRollouts(env, base, worlds, seed=seed, base_name=base_ref)
+        parsed = parse_rollouts_ref(ref)
+        base = load_policy(parsed.base, env, registry, seed, deterministic=deterministic)
+        return EndgameRollouts(env, base, parsed.worlds, parsed.window, seed=seed, base_name=parsed.base)
     try:
         reg = open_registry(registry)
     except RegistryError as e:

@@ -28,24 +28,43 @@ them several times faster than two (``mythzoo.threads``).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from mythzoo.policies.base import BasePolicy
 
-__all__ = ["DEFAULT_WINDOW", "ROLLOUTS_PREFIX", "EndgameRollouts", "RolloutsRefError", "is_rollouts_ref", "parse_rollouts_ref"]
+__all__ = ["DEFAULT_WINDOW", "ROLLOUTS_PREFIX", "EndgameRollouts", "RolloutsRef", "RolloutsRefError", "is_rollouts_ref",
+           "parse_rollouts_ref"]
 
 ROLLOUTS_PREFIX = "rollouts"
 DEFAULT_WINDOW = 2
 MAX_WORLDS = 4096
-_USAGE = (f"expected rollouts:W:REF (W sampled worlds per endgame decision, 2 to {MAX_WORLDS}; REF the base policy: "
-          "a checkpoint, a code ref, heuristic or random), e.g. rollouts:16:mythic_baths_v1-ppo-champion")
+MAX_WINDOW = 99
+_USAGE = (f"expected rollouts:W:REF or rollouts:WwK:REF (W sampled worlds per endgame decision, 2 to {MAX_WORLDS}; K the "
+          f"endgame window in treatments, 0 to {MAX_WINDOW}, default {DEFAULT_WINDOW}; REF the base policy: a checkpoint, a code "
+          "ref, heuristic or random), e.g. rollouts:16:mythic_baths_v1-ppo-champion or rollouts:16w3:heuristic")
 
 
 class RolloutsRefError(ValueError):
     """A malformed ``rollouts:`` ref, a base that cannot be rolled out, or a game without an endgame
     rule: one line, naming it."""
+
+
+class RolloutsRef(NamedTuple):
+    """The parts of ``rollouts:W:REF`` / ``rollouts:WwK:REF``: worlds, endgame window, base ref."""
+
+    worlds: int
+    window: int
+    base: str
+
+    def settings(self) -> str:
+        """``W``, or ``WwK`` when the window is not the default."""
+        return f"{self.worlds}" if self.window == DEFAULT_WINDOW else f"{self.worlds}w{self.window}"
+
+    def with_base(self, base: str) -> str:
+        """The same search over another base ref (a checkpoint pinned to its id, say)."""
+        return f"{ROLLOUTS_PREFIX}:{self.settings()}:{base}"
 
 
 def is_rollouts_ref(ref: Any) -> bool:
@@ -56,15 +75,19 @@ def is_rollouts_ref(ref: Any) -> bool:
     return head == ROLLOUTS_PREFIX
 
 
-def parse_rollouts_ref(ref: str) -> tuple[int, str]:
-    """``(worlds, base ref)`` for ``rollouts:W:REF``; :class:`RolloutsRefError` (one line) otherwise."""
+def parse_rollouts_ref(ref: str) -> RolloutsRef:
+    """``RolloutsRef(worlds, window, base)`` for ``rollouts:W:REF`` or ``rollouts:WwK:REF``;
+    :class:`RolloutsRefError` (one line) otherwise."""
     parts = ref.strip().split(":", 2)
     if len(parts) != 3 or parts[0] != ROLLOUTS_PREFIX or not parts[2].strip():
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: {_USAGE}")
-    w, base = parts[1], parts[2].strip()
+    settings, base = parts[1], parts[2].strip()
+    w, has_window, k = settings.partition("w")
     if not w.isdigit() or not 2 <= int(w) <= MAX_WORLDS:
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: the worlds {w!r} are not an integer from 2 to {MAX_WORLDS}; {_USAGE}")
-    return int(w), base
+    if has_window and (not k.isdigit() or int(k) > MAX_WINDOW):
+        raise RolloutsRefError(f"bad rollouts policy {ref!r}: the window {k!r} is not an integer from 0 to {MAX_WINDOW}; {_USAGE}")
+    return RolloutsRef(int(w), int(k) if has_window else DEFAULT_WINDOW, base)
 
 
 def _mythic_baths_endgame(rules: Any, s: Any, window: int) -> bool:
@@ -99,15 +122,15 @@ class EndgameRollouts(BasePolicy):
                                    f"{env.unwrapped.env_name} has none: use the search, mcts:N")
         if type(worlds) is not int or not 2 <= worlds <= MAX_WORLDS:
             raise RolloutsRefError(f"worlds must be an int from 2 to {MAX_WORLDS} (a paired standard error needs two), got {worlds!r}")
-        if type(window) is not int or window < 0:
-            raise RolloutsRefError(f"window must be an int of at least 0, got {window!r}")
+        if type(window) is not int or not 0 <= window <= MAX_WINDOW:
+            raise RolloutsRefError(f"window must be an int from 0 to {MAX_WINDOW}, got {window!r}")
         if callable(getattr(base, "act_in_env", None)):
             raise RolloutsRefError(f"rollouts: cannot roll out {getattr(base, 'name', type(base).__name__)}: its base must act from "
                                    "observations (a checkpoint, a code ref, heuristic or random), not decide from the game")
         self.env, self.base, self.worlds, self.window = env, base, worlds, window
         self.endgame = ENDGAMES[game]
         label = base_name or getattr(base, "checkpoint_id", None) or getattr(base, "name", None) or type(base).__name__
-        self.name = f"{ROLLOUTS_PREFIX}:{worlds}:{label}"
+        self.name = RolloutsRef(worlds, window, "").with_base(str(label))
         self.rng = np.random.default_rng(seed)
         self.asked = self.changed = 0
 

@@ -42,11 +42,38 @@ def _champion_registry(tmp_path: Path):
 
 
 # --------------------------------------------------------------------------- names
-@pytest.mark.parametrize("ref, want", [("rollouts:16:heuristic", (16, "heuristic")), ("rollouts:2:champ:3", (2, "champ:3")),
-                                       (" rollouts:4:py:pkg.mod:make ", (4, "py:pkg.mod:make")), ("rollouts:8:58420b1021e4", (8, "58420b1021e4"))])
-def test_rollouts_names_parse(ref: str, want: tuple[int, str]) -> None:
-    assert parse_rollouts_ref(ref) == want
+@pytest.mark.parametrize("ref, want", [("rollouts:16:heuristic", (16, 2, "heuristic")), ("rollouts:2:champ:3", (2, 2, "champ:3")),
+                                       (" rollouts:4:py:pkg.mod:make ", (4, 2, "py:pkg.mod:make")),
+                                       ("rollouts:8:58420b1021e4", (8, 2, "58420b1021e4")),
+                                       ("rollouts:16w3:58420b1021e4", (16, 3, "58420b1021e4")), ("rollouts:4w0:w3:2", (4, 0, "w3:2"))])
+def test_rollouts_names_parse(ref: str, want: tuple[int, int, str]) -> None:
+    parsed = parse_rollouts_ref(ref)
+    assert parsed == want
+    assert parsed.with_base(parsed.base) == ref.strip()  # the default window is not written
     assert is_rollouts_ref(ref) and not is_baseline(ref) and not is_registry_ref(ref)
+
+
+def test_the_window_in_a_ref_sets_where_the_endgame_begins() -> None:
+    """``rollouts:4w3`` searches from three treatments before the last round, ``rollouts:4`` from two."""
+    env = make("mythic_baths", num_players=3)
+    env.reset(seed=3)
+    h = load_policy("heuristic", env, seed=3)
+    wide, narrow = load_policy("rollouts:4w3:heuristic", env, seed=0), load_policy("rollouts:4:heuristic", env, seed=0)
+    assert (wide.window, narrow.window, wide.name, narrow.name) == (3, 2, "rollouts:4w3:heuristic", "rollouts:4:heuristic")
+    u = env.unwrapped
+    seen = set()
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        s = u.state_
+        to_last_round = u.rules.threshold - max(len(c) for c in s.collected)
+        if s.final_trigger < 0:
+            assert wide.in_endgame(s) == (to_last_round <= 3) and narrow.in_endgame(s) == (to_last_round <= 2)
+            seen.add(to_last_round)
+        env.step(h.act(obs["observation"], obs["action_mask"], agent))
+    assert {2, 3, 4} <= seen
+
 
 
 def test_a_rollouts_ref_uses_a_registry_only_over_a_checkpoint() -> None:
@@ -58,6 +85,10 @@ def test_a_rollouts_ref_uses_a_registry_only_over_a_checkpoint() -> None:
 @pytest.mark.parametrize("ref, says", [("rollouts", "expected rollouts:W:REF"), ("rollouts:16", "expected rollouts:W:REF"),
                                        ("rollouts:16:", "expected rollouts:W:REF"), ("rollouts:x:heuristic", "'x' are not an integer"),
                                        ("rollouts:1:heuristic", "'1' are not an integer from 2"),
+                                       ("rollouts:16w:heuristic", "the window '' is not an integer"),
+                                       ("rollouts:16w-1:heuristic", "the window '-1' is not an integer"),
+                                       ("rollouts:16w100:heuristic", "the window '100' is not an integer from 0 to 99"),
+                                       ("rollouts:w3:heuristic", "the worlds '' are not an integer"),
                                        ("rollouts:4:mcts:5", "its base must act from observations"),
                                        ("rollouts:4:rollouts:4:heuristic", "its base must act from observations")])
 def test_bad_rollouts_refs_are_one_line_errors_everywhere(ref: str, says: str) -> None:
@@ -161,6 +192,7 @@ def test_eval_plays_rollouts_over_a_checkpoint_pinned_to_its_id(tmp_path: Path, 
     reg, info = _champion_registry(tmp_path)
     env = make("mythic_baths", num_players=2)
     assert check_refs(env, [f"rollouts:2:{info.name}"], reg) == [f"rollouts:2:{info.id}"]
+    assert check_refs(env, [f"rollouts:2w3:{info.name}"], reg) == [f"rollouts:2w3:{info.id}"]  # the window is kept
     out = tmp_path / "eval.json"
     before = (len(reg.ratings(info.id)), len(reg.evals(info.id)))
     rc = eval_cli.main(["eval", "mythic_baths", f"rollouts:2:{info.name}", "heuristic", "--games", "2", "--players", "2",

@@ -364,12 +364,12 @@ def _add(args: argparse.Namespace, spec: Any, page: str, json_path: str) -> int:
             if is_registry_ref(ref) and not is_search_ref(ref):
                 play_ref = _import_checkpoint(args.registry, registry, ref)
             elif uses_registry(ref):  # rollouts:W:<checkpoint>: a champion of the board, or one of the user's registry
-                worlds, base = parse_rollouts_ref(ref)
+                parsed = parse_rollouts_ref(ref)
                 try:
-                    base_id = open_registry(registry).resolve(base).id
+                    base_id = open_registry(registry).resolve(parsed.base).id
                 except RegistryError:
-                    base_id = _import_checkpoint(args.registry, registry, base)
-                play_ref = f"rollouts:{worlds}:{base_id}"
+                    base_id = _import_checkpoint(args.registry, registry, parsed.base)
+                play_ref = parsed.with_base(base_id)
             if board.kind == "symmetric":
                 played_as = check_refs(env, [play_ref], registry)[0]
             else:
