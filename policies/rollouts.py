@@ -1,5 +1,6 @@
 """A policy with search in the endgame: ``rollouts:W:<ref>``, a base policy whose endgame choices
-are re-decided by paired rollouts over ``W`` sampled worlds.
+are re-decided by paired rollouts over ``W`` sampled worlds (``rollouts:WwK:<ref>``: the endgame
+begins ``K`` treatments before the last round instead of 2).
 
 Mythic Baths only (its one network plays every seat of the rollouts; Mythsgate's roles and the
 solo Innkeeper have the ``mcts:N`` search). ``<ref>`` is any policy that acts from observations: a
@@ -19,9 +20,9 @@ How a decision is made (``docs/search.md``, "Search in the endgame"):
 
 Its choices depend only on what the seat may know and its seed (tested), as ``mcts:N``'s do. With
 the shipped champion as the base, 16 worlds lift the win rate against heuristic opponents from 81.0%
-to 87.7% at two players, 70.1% to 82.4% at three and 54.7% to 73.2% at four, over 1,000 games each
-(``docs/results.md``); an endgame decision takes about 0.1 s at two players and 0.2 s at three and
-four. The network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs
+to 87.7% at two players, 70.1% to 82.4% at three (83.7% with ``rollouts:16w3``) and 54.7% to 73.2%
+at four, over 1,000 games each (``docs/results.md``); an endgame decision takes about 0.1 s at two
+players and 0.2 s at three and four (0.33 s with window 3). The network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs
 them several times faster than two (``mythzoo.threads``).
 """
 

@@ -68,90 +68,90 @@ HERO_NAMES = ("hood", "pwyll", "beowulf", "circe", "tiy")
 class State:
     """The whole game as plain data. Piles are lists, top = end."""
 
-    num_heroes: int
+    num_heroes: int  # heroes in the League (1-5); players = 1 + num_heroes
     chars: list[int]  # hero -> character (0 Hood .. 4 Tiy)
-    rng: np.random.Generator
+    rng: np.random.Generator  # the game's generator (shuffles, the Kraken's and Manticore's views); JSON: its bit generator state
     # the Great Invoker
     inv_hand: list[int] = field(default_factory=list)  # invoker card ids, sorted
-    inv_deck: list[int] = field(default_factory=list)
-    inv_discard: list[int] = field(default_factory=list)
+    inv_deck: list[int] = field(default_factory=list)  # his draw pile, card ids, top = end (hidden from the League)
+    inv_discard: list[int] = field(default_factory=list)  # his discard pile, card ids (public)
     inv_aside: list[int] = field(default_factory=list)  # rune cards set aside (Setup F)
     inv_removed: list[int] = field(default_factory=list)  # killed minions' cards: removed from the game
     inv_hand_known: list[int] = field(default_factory=list)  # cards of his hand the League saw go there, sorted
     inv_left: int = 0  # actions left this turn
-    tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # 1 = flipped (available)
-    tracks: list[int] = field(default_factory=lambda: [0, 0])
+    tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # ability tokens [fury, dark_power, haste, regenerate]: 1 = flipped (available)
+    tracks: list[int] = field(default_factory=lambda: [0, 0])  # board markers: [Strength track, Power track] steps advanced
     gems: int = 0  # gems stolen from the Treasure Chamber (on the Portal)
-    phoenix_used: int = 0
+    phoenix_used: int = 0  # 1 once the Phoenix has taken its card back from the discard pile (once per game)
     inv_known: int = 0  # top cards of the Power deck the Invoker has seen (Manticore)
     # minions (by minion index 0..11)
-    m_space: list[int] = field(default_factory=lambda: [-1] * NUM_MINIONS)
-    m_lives: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)
-    m_f: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)
-    m_p: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)
+    m_space: list[int] = field(default_factory=lambda: [-1] * NUM_MINIONS)  # space of each minion, -1 not in play
+    m_lives: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)  # lives left of each minion in play
+    m_f: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)  # Strength added by +3F cards while in play
+    m_p: list[int] = field(default_factory=lambda: [0] * NUM_MINIONS)  # Power added by +1P cards while in play
     # heroes
-    h_space: list[int] = field(default_factory=list)
-    h_lives: list[int] = field(default_factory=list)
+    h_space: list[int] = field(default_factory=list)  # space of each hero, -1 before it is placed
+    h_lives: list[int] = field(default_factory=list)  # life tokens each hero holds
     h_hand: list[list[int]] = field(default_factory=list)  # counts per Power card kind
     h_known: list[list[int]] = field(default_factory=list)  # of these, the cards the Invoker knows are there
-    h_mats: list[list[int]] = field(default_factory=list)
-    h_armour: list[list[int]] = field(default_factory=list)
+    h_mats: list[list[int]] = field(default_factory=list)  # per hero, counts per material type
+    h_armour: list[list[int]] = field(default_factory=list)  # per hero, 1 per piece forged: [weapon, amulet, boots, pack]
     h_books: list[list[int]] = field(default_factory=list)  # location card ids, sorted
     h_done: list[int] = field(default_factory=list)  # played this League turn
     h_order: list[int] = field(default_factory=list)  # the League's turn order, agreed before its turn
     h_boots: list[int] = field(default_factory=list)  # holds a -1 Boots token
-    h_round_f: list[int] = field(default_factory=list)
-    h_round_p: list[int] = field(default_factory=list)
-    h_chain: list[int] = field(default_factory=list)
-    cur_hero: int = -1
-    h_left: int = 0
-    h_taken: int = 0
+    h_round_f: list[int] = field(default_factory=list)  # Strength from the hero's +2F icons this round
+    h_round_p: list[int] = field(default_factory=list)  # Power from the hero's +P icons this round
+    h_chain: list[int] = field(default_factory=list)  # Power taken from the hero by Chains icons this round
+    cur_hero: int = -1  # the hero whose League turn is under way, -1 none
+    h_left: int = 0  # actions the current hero has left this turn
+    h_taken: int = 0  # actions the current hero has taken this turn
     # table
-    power_deck: list[int] = field(default_factory=list)
-    power_discard: list[int] = field(default_factory=list)
-    loc_deck: list[list[int]] = field(default_factory=lambda: [[], [], []])
-    loc_discard: list[list[int]] = field(default_factory=lambda: [[], [], []])
-    market: list[int] = field(default_factory=list)
-    supply: list[int] = field(default_factory=list)
-    life_supply: int = 0
-    boots_supply: int = 0
-    ban3: int = 0
-    ban4: int = 0
-    inv_round_f: int = 0
-    inv_round_p: int = 0
-    inv_chain: int = 0
-    balrog_bonus: int = 0
+    power_deck: list[int] = field(default_factory=list)  # Power card kinds, top = end (hidden)
+    power_discard: list[int] = field(default_factory=list)  # Power card kinds (public)
+    loc_deck: list[list[int]] = field(default_factory=lambda: [[], [], []])  # location card ids per deck (town, mine, forest), top = end
+    loc_discard: list[list[int]] = field(default_factory=lambda: [[], [], []])  # per deck, as loc_deck (public)
+    market: list[int] = field(default_factory=list)  # counts per material type on the market
+    supply: list[int] = field(default_factory=list)  # counts per material type left in the supply
+    life_supply: int = 0  # life tokens left in the supply
+    boots_supply: int = 0  # -1 Boots tokens left in the supply
+    ban3: int = 0  # 1: an X3 card forbids the League Power 3 cards until his next turn
+    ban4: int = 0  # 1: an X4 card forbids the League Power 4 cards until his next turn
+    inv_round_f: int = 0  # Strength from his +2F icons this round
+    inv_round_p: int = 0  # Power from his +P icons this round
+    inv_chain: int = 0  # Power taken from his minions by the heroes' Chains icons this round
+    balrog_bonus: int = 0  # 1: the Balrog took a life this round (+1 Strength to his other minions)
     # flow
     round: int = 0  # rounds completed
-    turn_side: int = SETUP
-    phase: int = P_PLACE
-    actor: int = 1
+    turn_side: int = SETUP  # whose turn: 0 the Invoker, 1 the League, 2 setup
+    phase: int = P_PLACE  # the decision awaited, an index of PHASE_NAMES (-1 between decisions)
+    actor: int = 1  # the player to decide: 0 the Invoker, 1 + h hero h
     winner: int = -1  # -1 none, 0 the Invoker, 1 the League
-    over: int = 0
-    queue: list[list[int]] = field(default_factory=list)
+    over: int = 0  # 1 once the game has ended
+    queue: list[list[int]] = field(default_factory=list)  # tasks to resolve in order: [1 place, piece, index, mode, chooser, origin], [2 track], [3 token], [4 end of the hero's turn]
     pl: list[int] = field(default_factory=list)  # current place task [piece, who, mode, chooser, origin]
-    ab_minion: int = -1
-    mt_view: int = 0
-    pw_cards: list[int] = field(default_factory=list)
-    tr_left: int = 0
+    ab_minion: int = -1  # the minion whose ability (Dragon, Cyclops) is being resolved, -1 none
+    mt_view: int = 0  # Power deck cards the Manticore is looking at
+    pw_cards: list[int] = field(default_factory=list)  # the two location cards Pwyll chooses between
+    tr_left: int = 0  # transfers left in the current trade
     # combat
-    cb_on: int = 0
+    cb_on: int = 0  # 1 while a combat is under way
     cb_att: int = 0  # 0 the Invoker started it, 1 the hero
-    cb_hero: int = -1
-    cb_minion: int = -1
-    cb_enc: int = -1
-    cb_space: int = -1
-    cb_hcards: list[int] = field(default_factory=list)
-    cb_icards: list[int] = field(default_factory=list)
-    cb_kview: list[int] = field(default_factory=list)
-    cb_kpicks: int = 0
+    cb_hero: int = -1  # the hero fighting, -1 none
+    cb_minion: int = -1  # the minion fought, -1 none (or an encounter)
+    cb_enc: int = -1  # the encounter card fought (location card id), -1 none
+    cb_space: int = -1  # the space of the combat
+    cb_hcards: list[int] = field(default_factory=list)  # Power card kinds the hero committed
+    cb_icards: list[int] = field(default_factory=list)  # Power card kinds drawn for the Invoker's side
+    cb_kview: list[int] = field(default_factory=list)  # Power cards the Kraken is looking at
+    cb_kpicks: int = 0  # cards the Kraken may still take from them
     cb_by: int = 0  # yellow book used
     cb_br: int = 0  # red book used
-    cb_fury: int = 0
-    cb_dark: int = 0
+    cb_fury: int = 0  # 1: the Fury token is used in this combat (+2 Strength)
+    cb_dark: int = 0  # 1: the dark power token is used in this combat (+1 Power)
     cb_enc_f: int = 0  # Strength an encounter's own +2F icons give it in this combat
     cb_enc_chain: int = 0  # Power the hero's Chains icons take from the encounter in this combat
-    decisions: int = 0
+    decisions: int = 0  # decisions made so far in the game
     # the legal-action cache (RulesBase): never serialized nor compared; code that edits a state
     # from outside the rules sets it to None
     legal: list[int] | None = field(default=None, compare=False, repr=False)
