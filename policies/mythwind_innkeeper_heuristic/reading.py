@@ -48,7 +48,7 @@ OTHER_SKILL_USE = {"rumormonger": 0.7, "waiting_list": 1.2, "favorite": 1.0, "en
 RENOWN_VALUE = 1.0  # coins one step of renown is worth
 PARTY_RENOWN_WEIGHT = 0.5  # the two steps a party costs, in RENOWN_VALUEs each (renown comes back by seating)
 LOSE_VALUE = 3.0  # coins a "lose an accommodation" complaint costs
-DRAW_VALUE = 0.5
+DRAW_VALUE = 0.5  # coins a "draw an additional guest" complaint costs
 # A served card goes back to the gossip deck instead of being mingled later: Serve is charged this share
 # of the card's Mingle worth (0 served to a loss: banning Serve raised the score; 0.5 and 1.0 both fixed it).
 SERVED_CARD_MINGLE_WEIGHT = 0.5
