@@ -10,7 +10,7 @@ Every PettingZoo env runs the same loop::
 
 with ``rng`` a seeded ``numpy.random.Generator`` and a fresh ``reset(seed=...)`` per game. Measured,
 for every game in ``mythzoo.envs.SPECS`` and every size its spec allows: the env
-(``mythic_baths_v1.env(num_players=2)``, ..., ``mythwind_innkeeper_v4.env()``) and its bare rules
+(``mythic_baths_v1.env(num_players=2)``, ..., ``mythwind_innkeeper_v5.env()``) and its bare rules
 engine (``rules.legal_actions`` / ``rules.apply`` until the game is over or the env's turn cap,
 no observations); and PettingZoo's ``connect_four_v3.env()`` as the reference. ``--only mythsgate``
 (repeatable) limits the run to the measurements whose name contains the text (Connect Four always

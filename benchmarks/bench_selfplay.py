@@ -34,7 +34,7 @@ CONFIGS: list[tuple[str, Any, list[str] | None, bool]] = [
     ("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense"}, None, False),
     ("mythic_baths_v1", [{"num_players": 2}, {"num_players": 2}, {"num_players": 3}, {"num_players": 4}], None, False),
     ("mythsgate_v2", {"num_heroes": 2}, ["invoker"], True),
-    ("mythwind_innkeeper_v4", {}, None, False),
+    ("mythwind_innkeeper_v5", {}, None, False),
 ]
 
 

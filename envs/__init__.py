@@ -3,7 +3,7 @@
 ``from mythzoo.envs import mythic_baths_v1`` then ``mythic_baths_v1.env(num_players=3)``.
 Importing this package also registers every env with PettingZoo's registry, so
 ``pettingzoo.make("aec", "mythzoo/mythic_baths-v1")`` works, and the solo game with Gymnasium's:
-``gymnasium.make("mythzoo/MythwindInnkeeper-v4")``.
+``gymnasium.make("mythzoo/MythwindInnkeeper-v5")``.
 
 What lives here: ``core/`` (what every game shares: the AEC env, the rules base, observation
 layouts, action tables, the spec), one folder per game (rules, data, observation, env, render,
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mythzoo.envs import mythic_baths_v1, mythsgate_v2, mythwind_innkeeper_v4
+from mythzoo.envs import mythic_baths_v1, mythsgate_v2, mythwind_innkeeper_v5
 from mythzoo.envs.core.errors import IllegalActionError, RetiredEnvError
 from mythzoo.envs.core.spec import GameSpec
 from mythzoo.envs.mythic_baths.spec import SPEC as MYTHIC_BATHS
@@ -138,5 +138,5 @@ for _spec in GAMES:
 
 __all__ = [
     "ALIASES", "ENVS", "GAMES", "GYMNASIUM_ENVS", "SPECS", "GameSpec", "IllegalActionError", "RetiredEnvError", "make",
-    "mythic_baths_v1", "mythsgate_v2", "mythwind_innkeeper_v4", "register", "resolve", "retired", "spec", "unregister",
+    "mythic_baths_v1", "mythsgate_v2", "mythwind_innkeeper_v5", "register", "resolve", "retired", "spec", "unregister",
 ]

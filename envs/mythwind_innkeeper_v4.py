@@ -1,7 +1,5 @@
-"""Mythwind: the Innkeeper, version 4: ``env()`` (standard wrapper behaviour), ``raw_env`` (raises on
-illegal actions) and ``MythwindInnkeeperGymEnv`` (a plain Gymnasium env with action masks)."""
+"""Retired: ``mythwind_innkeeper_v5`` replaced version 4 (rules, observations or rewards changed); importing this raises."""
 
-from mythzoo.envs.mythwind_innkeeper.env import env, raw_env
-from mythzoo.envs.mythwind_innkeeper.gym_env import MythwindInnkeeperGymEnv
+from mythzoo.envs.core.errors import RetiredEnvError
 
-__all__ = ["env", "raw_env", "MythwindInnkeeperGymEnv"]
+raise ImportError(str(RetiredEnvError("mythwind_innkeeper_v4", "mythwind_innkeeper_v5")))

@@ -80,7 +80,7 @@ BOARDS: tuple[BoardSpec, ...] = (
     BoardSpec("mythic_baths-3p", "mythic_baths_v1", 3, "Mythic Baths, 3 players", 1),
     BoardSpec("mythic_baths-4p", "mythic_baths_v1", 4, "Mythic Baths, 4 players", 1),
     BoardSpec("mythsgate-2heroes", "mythsgate_v2", 3, "Mythsgate, the invoker against 2 heroes", 2),
-    BoardSpec("innkeeper", "mythwind_innkeeper_v4", 1, "Mythwind: the Innkeeper (solo)", 100),
+    BoardSpec("innkeeper", "mythwind_innkeeper_v5", 1, "Mythwind: the Innkeeper (solo)", 100),
 )
 
 

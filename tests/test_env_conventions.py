@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import mythzoo.envs
-from mythzoo.envs import mythwind_innkeeper_v4
+from mythzoo.envs import mythwind_innkeeper_v5
 from mythzoo.envs.core.gym_env import DONE_MASK_ACTION
 
 GYM_ID = mythzoo.envs.spec("mythwind_innkeeper").gymnasium_id
@@ -40,7 +40,7 @@ def test_gymnasium_make_reaches_action_masks_and_puts_the_mask_where_gymnasium_u
 
 def test_gymnasium_face_spaces_are_the_aec_envs():
     env = gymnasium.make(GYM_ID, **SHORT)
-    aec = mythwind_innkeeper_v4.raw_env(**SHORT)
+    aec = mythwind_innkeeper_v5.raw_env(**SHORT)
     assert env.observation_space == aec.observation_space("innkeeper")
     assert env.action_space == aec.action_space("innkeeper")
     box = env.observation_space["observation"]
@@ -94,7 +94,7 @@ def test_make_vec_with_a_masked_sampler_never_sees_an_all_zero_mask(mode):
 
 def test_unknown_render_mode_warns_and_falls_back():
     with pytest.warns(UserWarning, match="render_mode"):
-        env = mythwind_innkeeper_v4.MythwindInnkeeperGymEnv(render_mode="no_such_mode")
+        env = mythwind_innkeeper_v5.MythwindInnkeeperGymEnv(render_mode="no_such_mode")
     env.reset(seed=0)
     assert env.render_mode is None and env.render() is None
 

@@ -74,7 +74,7 @@ def test_old_gymnasium_id_is_deprecated_naming_the_current():
 
 @pytest.mark.parametrize("command", [["eval", "mythic_baths_v0", "random", "random", "--games", "2"],
                                      ["train", "mythsgate_v0", "--dry-run"], ["eval", "mythsgate_v1", "random", "random", "--games", "2"],
-                                     ["play", "mythwind_innkeeper_v0"], ["play", "mythwind_innkeeper_v1"], ["play", "mythwind_innkeeper_v2"], ["play", "mythwind_innkeeper_v3"]])
+                                     ["play", "mythwind_innkeeper_v0"], ["play", "mythwind_innkeeper_v1"], ["play", "mythwind_innkeeper_v2"], ["play", "mythwind_innkeeper_v3"], ["play", "mythwind_innkeeper_v4"]])
 def test_cli_with_a_retired_env_prints_one_line_naming_the_current(command):
     done = subprocess.run([sys.executable, "-m", "mythzoo", *command], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2

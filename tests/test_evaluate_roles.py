@@ -27,7 +27,7 @@ from mythzoo.evaluation import (
 from mythzoo.envs import spec
 
 GATE = "mythsgate_v2"
-INN = "mythwind_innkeeper_v4"
+INN = "mythwind_innkeeper_v5"
 
 
 def _no_seconds(d: dict) -> dict:

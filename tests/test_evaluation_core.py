@@ -114,7 +114,7 @@ def reference_game(env_name: str, kw: dict, refs: list[str], seed: int) -> GameR
     ("mythic_baths_v1", {"num_players": 3}, ["heuristic", "random", "random"]),
     ("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense"}, ["random", "heuristic"]),
     ("mythsgate_v2", {"num_heroes": 2}, ["heuristic", "random", "heuristic"]),
-    ("mythwind_innkeeper_v4", {}, ["heuristic"]),
+    ("mythwind_innkeeper_v5", {}, ["heuristic"]),
 ])
 def test_the_runner_plays_the_same_game_as_the_per_game_loop(env_name: str, kw: dict, refs: list[str]) -> None:
     for seed in (3, 11):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mythzoo.envs import IllegalActionError
-from mythzoo.envs import mythwind_innkeeper_v4 as inn
+from mythzoo.envs import mythwind_innkeeper_v5 as inn
 from mythzoo.envs.mythwind_innkeeper.gym_env import MythwindInnkeeperGymEnv
 from mythzoo.envs.mythwind_innkeeper.components import load_data
 

@@ -13,11 +13,11 @@ import os
 
 import pytest
 
-from mythzoo.envs import mythwind_innkeeper_v4 as inn
+from mythzoo.envs import mythwind_innkeeper_v5 as inn
 from mythzoo.envs.mythwind_innkeeper.components import DEFAULT_DATA, InnDataError, load_data, parse_data
 
 RAW = json.loads(DEFAULT_DATA.read_text())
-DEFAULT_DIGEST = "5afc13854f9a30d8"  # recorded in every saved state's and checkpoint's config["data"]
+DEFAULT_DIGEST = "d75bd7646a2beeea"  # recorded in every saved state's and checkpoint's config["data"]
 
 
 def _broken(mutate) -> str:

@@ -13,7 +13,7 @@ import json
 import numpy as np
 import pytest
 
-from mythzoo.envs import mythwind_innkeeper_v4 as inn
+from mythzoo.envs import mythwind_innkeeper_v5 as inn
 from mythzoo.envs import spec
 from mythzoo.envs.mythwind_innkeeper.components import DEFAULT_DATA
 

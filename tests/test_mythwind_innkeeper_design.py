@@ -141,10 +141,10 @@ def test_policy_plays_the_same_campaigns_and_its_action_profile_is_printed_besid
     assert table["Operate: mingle"][0] == f"{np.mean([p['uses'][mod.ROWS.index('mingle')] for p in plays]):.2f}"
     assert table["dice hired"][0] == f"{np.mean([p['hires'] for p in plays]):.2f}" and plays[0]["hires"] > 0
 
-    champion = ROOT / "checkpoints" / "mythwind_innkeeper_v4-ppo-champion.tar.gz"
+    champion = ROOT / "checkpoints" / "mythwind_innkeeper_v5-ppo-champion.tar.gz"
     assert mod.main(["--campaigns", "1", "--seed", "3", "--configs", "heuristic", "--policy", str(champion)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"\| per campaign \(1 campaigns, the same seeds\) \| heuristic \| `[0-9a-f]{12} \(mythwind_innkeeper_v4-ppo-champion\.tar\.gz\)` \|", out)
+    assert re.search(r"\| per campaign \(1 campaigns, the same seeds\) \| heuristic \| `[0-9a-f]{12} \(mythwind_innkeeper_v5-ppo-champion\.tar\.gz\)` \|", out)
 
 
 def test_policy_refuses_a_bad_ref_and_write_in_one_line(capsys) -> None:

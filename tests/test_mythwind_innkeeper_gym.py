@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from gymnasium.utils import seeding
 
-from mythzoo.envs import mythwind_innkeeper_v4 as inn
+from mythzoo.envs import mythwind_innkeeper_v5 as inn
 from mythzoo.envs.core.gym_env import DONE_MASK_ACTION
 from mythzoo.envs.mythwind_innkeeper.gym_env import MythwindInnkeeperGymEnv
 

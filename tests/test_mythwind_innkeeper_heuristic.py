@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mythzoo.envs import mythwind_innkeeper_v4
+from mythzoo.envs import mythwind_innkeeper_v5
 from mythzoo.policies.base import RandomPolicy
 from mythzoo.policies.baselines import make_baseline
 from mythzoo.policies.mythwind_innkeeper_heuristic import MythwindInnkeeperHeuristic
@@ -31,7 +31,7 @@ def _campaign(env, policy, seed: int, record: list | None = None) -> tuple[float
 
 
 def test_registered_as_the_heuristic_baseline() -> None:
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     assert isinstance(make_baseline("heuristic", env, seed=0), MythwindInnkeeperHeuristic)
 
 
@@ -42,7 +42,7 @@ def test_registered_as_the_heuristic_baseline() -> None:
     ids=["default", "short", "long_terminal"],
 )
 def test_only_legal_actions_and_batched_equals_unbatched(config: dict, seeds: range) -> None:
-    env = mythwind_innkeeper_v4.env(**config)
+    env = mythwind_innkeeper_v5.env(**config)
     rows: list = []
     for seed in seeds:
         _campaign(env, MythwindInnkeeperHeuristic(env, seed=seed), seed, record=rows)
@@ -58,14 +58,14 @@ def test_only_legal_actions_and_batched_equals_unbatched(config: dict, seeds: ra
 
 
 def test_deterministic_for_a_seed() -> None:
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     first = _campaign(env, MythwindInnkeeperHeuristic(env, seed=7), 42)
     second = _campaign(env, MythwindInnkeeperHeuristic(env, seed=7), 42)
     assert first == second
 
 
 def test_beats_random_on_mean_return_by_a_wide_margin() -> None:
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     seeds = range(2000, 2030)
     heuristic = MythwindInnkeeperHeuristic(env, seed=0)
     rnd = RandomPolicy(seed=0)
@@ -81,7 +81,7 @@ def test_beats_random_on_mean_return_by_a_wide_margin() -> None:
 
 
 def test_banned_rows_must_name_operate_rows() -> None:
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     with pytest.raises(ValueError, match="unknown Operate row.*'brew'.*pamper, improve, serve, mingle, party"):
         MythwindInnkeeperHeuristic(env, seed=0, banned_rows=["mingle", "brew"])
 
@@ -93,7 +93,7 @@ def test_a_player_told_of_a_banned_row_places_no_skill_there_and_hires_no_die_fo
     (villager dice Mingle, sprite dice Improve). Untold, it does both on the same campaigns."""
     from mythzoo.envs.mythwind_innkeeper.names import DIE_TYPES, OPERATE as ROWS
 
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     r = env.unwrapped.rules
     row = ROWS.index(banned)
     banned_ids = {r.A_OPER + row} | {r.A_WORKER + d * len(ROWS) + row for d in range(r.ND)}
@@ -127,7 +127,7 @@ def test_parties_on_the_last_days_of_a_season_where_the_bonus_applies(monkeypatc
     """PARTY_BEFORE_UPKEEP turns Operate choices into Party on a season's last two days, and only there."""
     from mythzoo.policies.mythwind_innkeeper_heuristic import phases
 
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     heuristic = MythwindInnkeeperHeuristic(env, seed=0)
     party = heuristic.o["operate"] + 4
     rows: list = []
@@ -150,7 +150,7 @@ def test_lowers_renown_on_the_last_days_of_a_season_at_the_top_slot_of_a_level(m
     Pamper or Party among the new choices."""
     from mythzoo.policies.mythwind_innkeeper_heuristic import model
 
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     heuristic = MythwindInnkeeperHeuristic(env, seed=0)
     levels = heuristic.levels
     rows: list = []
@@ -176,7 +176,7 @@ def test_a_guest_pampered_on_the_party_furniture_is_worth_the_party_coins(monkey
     too; the heuristic's Pamper counts them when a free slot of that furniture is there."""
     from mythzoo.policies.mythwind_innkeeper_heuristic import model
 
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     heuristic = MythwindInnkeeperHeuristic(env, seed=0)
     rows: list = []
     for seed in range(3000, 3010):

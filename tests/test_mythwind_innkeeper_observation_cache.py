@@ -11,7 +11,7 @@ import pickle
 
 import numpy as np
 import pytest
-from mythzoo.envs import mythwind_innkeeper_v4 as inn
+from mythzoo.envs import mythwind_innkeeper_v5 as inn
 from mythzoo.envs.mythwind_innkeeper.components import load_data
 from mythzoo.envs.mythwind_innkeeper.observation import MythwindInnkeeperObserver
 from mythzoo.envs.mythwind_innkeeper.rules import STATE_FIELDS, MythwindInnkeeperRules

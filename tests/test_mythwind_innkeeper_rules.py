@@ -17,7 +17,7 @@ from mythzoo.envs.core.errors import IllegalActionError
 from mythzoo.envs.core.rng import make_rng
 from mythzoo.envs.mythwind_innkeeper.components import (
     BAR, CLOUDY, DOOR, DRINK, FIREPLACE, FOOD, KITCHEN, MUSIC, PLAY, RAINY, SPRITE, STAGE, SUNNY, TABLE, VILLAGER, WINDOW,
-    InnDataError, load_data, parse_data, DEFAULT_DATA, E_COINS, CULTURED, FRONTIER,
+    InnDataError, load_data, parse_data, DEFAULT_DATA, E_COINS, C_LOSE, CULTURED, FRONTIER,
 )
 from mythzoo.envs.mythwind_innkeeper.rules import (
     A_SETUP, A_SUPPLY, D_ANY, D_FURNITURE, D_SERVICE, P_ARRANGE, G_BAG, G_DRAWN, G_QUIET, G_SUPPLY, IMPROVE, MINGLE, OUTER, P_DAMAGE,
@@ -1147,3 +1147,26 @@ def test_assumption_skill_costs_level_two_and_three_repay_in_a_dozen_uses() -> N
 def test_assumption_gossip_coin_cards_pay_five_four_and_six() -> None:
     coins = {c.name: c.effect[1] for c in DATA.gossip if c.effect[0] == E_COINS}
     assert coins == {"Harvest Rumours": 5, "Bard's Tale": 4, "Market Day": 6}
+
+
+def test_assumption_picky_level_two_guests_break_their_furniture() -> None:
+    # v5 (A1): the level II guests with two services or a style break the furniture they asked for.
+    picky = {g.name: g for g in DATA.guests if g.level == 2 and (len(g.services) >= 2 or g.style >= 0) and g.name in ("Merchant", "Actor", "Scholar")}
+    assert {n: g.complaints for n, g in picky.items()} == {n: ((C_LOSE, g.furniture),) for n, g in picky.items()}
+    assert set(picky) == {"Merchant", "Actor", "Scholar"}
+    # The Merchant (table, drink, food) is left unseated in an inn with a table and no drink: the table goes.
+    merchant = picky["Merchant"].gid
+    s = dusk(inn={12: tok(TABLE), 0: tok(WINDOW)}, drawn=(merchant, 2), bag=(0,), renown=4, coins=5)
+    seat(s, 2, 0)
+    act(s, "done")
+    assert s.phase == P_LOSE and R.legal_actions(s) == [A("slot", 12)]
+    act(s, "slot", 12)
+    assert s.slot_acc[12] == -1 and s.acc_slot[tok(TABLE)] == A_SUPPLY and s.coins == 6  # no coin complaint; the Traveller pays 1
+    # Pampered instead (seated back facing on the table), the Merchant breaks nothing.
+    s = dusk(inn={12: tok(TABLE), 0: tok(WINDOW)}, drawn=(2,), bag=(0,), renown=4, coins=5)
+    s.guest_loc[merchant], s.slot_guest[12], s.slot_back[12] = 12, merchant, 1
+    R.validate(s)
+    s.legal = R._compute_legal(s)
+    seat(s, 2, 0)
+    act(s, "done")
+    assert s.slot_acc[12] == tok(TABLE) and s.phase != P_LOSE

@@ -22,7 +22,7 @@ import pytest
 import mythzoo.envs
 from conformance import games
 from conformance.harness import Options, run_simulation
-from mythzoo.envs import mythwind_innkeeper_v4
+from mythzoo.envs import mythwind_innkeeper_v5
 from mythzoo.envs.mythwind_innkeeper.rules import G_SUPPLY, OUTER, P_BUY_SLOT, P_DAMAGE, P_LOSE, P_MOVE_DEST, P_OVER, P_SEAT_GUEST, P_SETUP
 
 CONFIGS = [
@@ -44,7 +44,7 @@ def test_random_campaigns(config: dict, fuzz_seeds: range, fuzz_options: Options
 @pytest.mark.parametrize("config", [{}, {"days_per_season": 3, "seasons": 5}, {"days_per_season": 1, "seasons": 1}])
 def test_campaign_ends_after_its_configured_seasons(config: dict) -> None:
     for seed in range(3):
-        e = mythwind_innkeeper_v4.env(**config)
+        e = mythwind_innkeeper_v5.env(**config)
         e.reset(seed=seed)
         rng = np.random.default_rng(seed)
         steps = 0
@@ -124,7 +124,7 @@ def test_greedy_campaigns_reach_higher_renown_and_stay_valid() -> None:
     (every legal action applies to a clone and leaves a valid state), JSON round trip identical."""
     reached = set()
     for seed in range(6):
-        e = mythwind_innkeeper_v4.raw_env(days_per_season=8, seasons=4)
+        e = mythwind_innkeeper_v5.raw_env(days_per_season=8, seasons=4)
         e.reset(seed=seed)
         R = e.rules
         rng = np.random.default_rng(seed)

@@ -19,7 +19,7 @@ CONFIGS = [
     ("mythic_baths_v1", {"num_players": 3}),
     ("mythic_baths_v1", {"num_players": 2, "reward_mode": "dense", "max_turns": 30}),
     ("mythsgate_v2", {"num_heroes": 2, "max_rounds": 5}),
-    ("mythwind_innkeeper_v4", {"days_per_season": 2, "seasons": 2}),
+    ("mythwind_innkeeper_v5", {"days_per_season": 2, "seasons": 2}),
 ]
 
 

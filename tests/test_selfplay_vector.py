@@ -36,7 +36,7 @@ CASES = [
     ("mythic_baths_v1", {"num_players": 2, "max_turns": 25}, None, None),
     ("mythsgate_v2", {"num_heroes": 2}, ["hero_0", "hero_1"], "roles"),
     ("mythsgate_v2", {"num_heroes": 3, "max_rounds": 4}, ["invoker"], "roles"),
-    ("mythwind_innkeeper_v4", {"days_per_season": 2, "seasons": 1}, None, None),
+    ("mythwind_innkeeper_v5", {"days_per_season": 2, "seasons": 1}, None, None),
 ]
 
 

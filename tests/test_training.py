@@ -258,17 +258,17 @@ def test_evaluation_counts_every_reward_of_the_game() -> None:
 
 def test_solo_game_trains_plainly_and_its_checkpoint_plays(tmp_path: Path) -> None:
     """The Innkeeper: no opponents to draw, evaluations report the mean return, the checkpoint plays."""
-    from mythzoo.envs import mythwind_innkeeper_v4
+    from mythzoo.envs import mythwind_innkeeper_v5
     from mythzoo.policies.registry import Registry
     from mythzoo.policies.refs import load_policy
     from mythzoo.training.ppo import train
 
-    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v4", env_kwargs={"days_per_season": 2, "seasons": 1},
+    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v5", env_kwargs={"days_per_season": 2, "seasons": 1},
                        baselines=["random"], total_timesteps=256, n_steps=32, batch_size=64, snapshot_every=128, eval_every=256)
     summary = train(cfg)
     assert summary["roles"] is None and summary["steps"] >= 256 and summary["games_finished"] > 0
     assert "mean_reward" in summary["final_eval"] and not any(k.startswith("win_rate") for k in summary["final_eval"])
-    env = mythwind_innkeeper_v4.env(days_per_season=2, seasons=1)
+    env = mythwind_innkeeper_v5.env(days_per_season=2, seasons=1)
     policy = load_policy("tiny@latest", env, registry=Registry(tmp_path / "registry"), seed=0)
     env.reset(seed=3)
     for agent in env.agent_iter():
@@ -380,7 +380,7 @@ def test_training_with_dagger_and_imitation_regularizer_runs(tmp_path: Path, mon
 
     with pytest.raises(ValueError, match="bc_coef needs a pretrain_teacher"):
         from_dict({"bc_coef": 0.1})
-    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v4", env_kwargs={"days_per_season": 2, "seasons": 1},
+    cfg = _tiny_config(tmp_path, env="mythwind_innkeeper_v5", env_kwargs={"days_per_season": 2, "seasons": 1},
                        baselines=["random"], total_timesteps=128, n_steps=32, batch_size=64, snapshot_every=128, eval_every=256,
                        pretrain_teacher="heuristic", pretrain_games=2, pretrain_epochs=1, pretrain_dagger_rounds=2, bc_coef=0.5)
     summary = train(cfg)

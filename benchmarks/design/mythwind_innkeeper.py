@@ -18,7 +18,7 @@ Longhouse), and of three weaker policies (random,
 * random, "mingle and seat" and "seat only" each far below the heuristic: their mean final coins
   at most half the heuristic's.
 
-``--policy REF`` (a checkpoint export file such as ``checkpoints/mythwind_innkeeper_v4-ppo-champion.tar.gz``,
+``--policy REF`` (a checkpoint export file such as ``checkpoints/mythwind_innkeeper_v5-ppo-champion.tar.gz``,
 a registry ref with ``--registry``, a baseline or a ``py:`` code ref) adds the configuration
 ``policy``: that policy on the same seeds, and beside the heuristic its action profile (Operate
 uses by row, hires, skills learned, income by source, level III; :func:`profile`).
@@ -239,13 +239,13 @@ def _saved_constants(overrides: list[tuple[str, object, float]]) -> list[tuple[o
 def play(config: str, seed: int) -> dict:
     """One seeded campaign of ``config``: final coins, income by source, the highest renown level,
     the skills learned and the Operate rows used (character and worker)."""
-    from mythzoo.envs import mythwind_innkeeper_v4
+    from mythzoo.envs import mythwind_innkeeper_v5
     from mythzoo.envs.mythwind_innkeeper.rules import INCOME_SOURCES
     from mythzoo.policies.base import RandomPolicy
     from mythzoo.policies.mythwind_innkeeper_heuristic import MythwindInnkeeperHeuristic
 
     _unseated[:] = [0] * len(UNSEATED_WHY)
-    env = mythwind_innkeeper_v4.env()
+    env = mythwind_innkeeper_v5.env()
     env.reset(seed=seed)
     ranges = _Ranges(env)
     rules = ranges.rules
@@ -503,12 +503,12 @@ def main(argv: list[str]) -> int:
         p.error("--write records the shipped heuristic: it cannot be combined with --set")
     policy_ref = None
     if a.policy:
-        from mythzoo.envs import mythwind_innkeeper_v4
+        from mythzoo.envs import mythwind_innkeeper_v5
         from mythzoo.policies.refs import load_policy
 
         try:  # refused here in one line (a wrong env, a bad ref) rather than in every worker
             policy_ref, label = resolve_policy(a.policy, a.registry)
-            load_policy(policy_ref[0], mythwind_innkeeper_v4.env(), registry=policy_ref[1], seed=0)
+            load_policy(policy_ref[0], mythwind_innkeeper_v5.env(), registry=policy_ref[1], seed=0)
         except Exception as e:  # noqa: BLE001 - any refusal is reported the same way
             p.error(f"--policy {a.policy}: {e}")
     results = run(a.campaigns, a.seed, a.jobs, configs, overrides, policy_ref)

@@ -1,7 +1,7 @@
 """Mythwind: the Innkeeper as a single-agent PettingZoo AEC environment (rules: ``docs/rules/mythwind_innkeeper.md``).
 
 =================  =====================================================================
-Import             ``from mythzoo.envs import mythwind_innkeeper_v4``
+Import             ``from mythzoo.envs import mythwind_innkeeper_v5``
 Agents             one, ``innkeeper``
 Actions            ``Discrete(297)`` with the default data; a day is many decisions
 Observations       ``Dict(observation=Box(float32, (L,)), action_mask=Box(int8, (247,)))``
@@ -43,7 +43,7 @@ DEFAULT_SEASONS = 4
 class raw_env(MythzooAECEnv):
     """Mythwind: the Innkeeper, one agent. An illegal action raises ``IllegalActionError``."""
 
-    env_name = "mythwind_innkeeper_v4"
+    env_name = "mythwind_innkeeper_v5"
 
     def __init__(
         self,

@@ -65,9 +65,9 @@ def max_decisions(kwargs: Mapping[str, Any]) -> int:
 
 SPEC = GameSpec(
     name="mythwind_innkeeper",
-    version=4,
+    version=5,
     title="Mythwind: the Innkeeper, a solo inn-management campaign",
-    module="mythzoo.envs.mythwind_innkeeper_v4",
+    module="mythzoo.envs.mythwind_innkeeper_v5",
     kind="solo",
     roles=("innkeeper",),
     utility="general_sum",  # one player: coins, no opponent (OpenSpiel's class for one-player games)
@@ -86,6 +86,6 @@ SPEC = GameSpec(
     # (10 seeds), so returns of search-guided play differ by about one unit, as UCB's constant expects.
     search_scale=50.0,
     aliases=("innkeeper",),
-    gymnasium_id="mythzoo/MythwindInnkeeper-v4",
+    gymnasium_id="mythzoo/MythwindInnkeeper-v5",
     gymnasium_entry_point="mythzoo.envs.mythwind_innkeeper.gym_env:MythwindInnkeeperGymEnv",
 )

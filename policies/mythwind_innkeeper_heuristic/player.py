@@ -11,7 +11,7 @@ from mythzoo.policies.mythwind_innkeeper_heuristic.reading import InnReading
 
 
 class MythwindInnkeeperHeuristic(PhaseChoices, InnModel, InnReading, BasePolicy):
-    """Model-based greedy innkeeper for ``mythwind_innkeeper_v4``.
+    """Model-based greedy innkeeper for ``mythwind_innkeeper_v5``.
 
     ``MythwindInnkeeperHeuristic(env, seed=None, banned_rows=())``: ``banned_rows`` names Operate
     rows (``"pamper"``, ``"improve"``, ``"serve"``, ``"mingle"``, ``"party"``) the player knows it

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mythzoo.envs import GAMES, mythic_baths_v1, mythsgate_v2, mythwind_innkeeper_v4
+from mythzoo.envs import GAMES, mythic_baths_v1, mythsgate_v2, mythwind_innkeeper_v5
 
 GAME_IDS = [g.name for g in GAMES]
 
@@ -208,7 +208,7 @@ def test_mythic_baths_accepted_state_round_trips_after_a_step(n):
 
 
 # ------------------------------------------------------------------ booleans are not numbers
-@pytest.mark.parametrize("module", [mythic_baths_v1, mythwind_innkeeper_v4], ids=["mythic_baths", "mythwind_innkeeper"])
+@pytest.mark.parametrize("module", [mythic_baths_v1, mythwind_innkeeper_v5], ids=["mythic_baths", "mythwind_innkeeper"])
 @pytest.mark.parametrize("face", ["env", "raw_env"])
 def test_max_turns_true_is_refused(module, face):
     with pytest.raises(ValueError, match="max_turns"):
@@ -281,7 +281,7 @@ def test_mythwind_innkeeper_bool_number_in_data_is_a_data_error(tmp_path):
     holder[key] = True
     f.write_text(json.dumps(raw))
     with pytest.raises(InnDataError):
-        mythwind_innkeeper_v4.raw_env(data=str(f))
+        mythwind_innkeeper_v5.raw_env(data=str(f))
 
 
 # ------------------------------------------------------------------ data files
@@ -334,7 +334,7 @@ def test_mythwind_innkeeper_pamper_without_free_furniture_is_refused():
     found): accepted, the next step would leave no legal action."""
     from mythzoo.envs.mythwind_innkeeper.rules import P_IMPROVE, P_PAMPER_GUEST
 
-    e = mythwind_innkeeper_v4.raw_env()
+    e = mythwind_innkeeper_v5.raw_env()
 
     def reached() -> bool:  # Improve with guests drawn and every furniture slot taken
         st = e.unwrapped.state_
@@ -373,7 +373,7 @@ def test_mythsgate_inv_hand_known_twice_is_refused():
 
 
 def test_mythwind_innkeeper_streak_longer_than_the_days_is_refused():
-    e = _played(mythwind_innkeeper_v4.raw_env, steps=10)
+    e = _played(mythwind_innkeeper_v5.raw_env, steps=10)
     s = e.get_state()
     s["game"]["streak"] = s["game"]["turn"] + e.unwrapped.rules.total_days() + 1
     _refused(e, s, "streak")
