@@ -15,9 +15,10 @@ from mythzoo.evaluation import wilson_interval
 
 TITLE = "# Results: does it learn?"
 # Section order in the file (the profile: design_report.py --policy; the headroom:
-# innkeeper_search_headroom.py; the endgame search: mythic_baths_endgame_search.py, written by hand).
+# innkeeper_search_headroom.py; the endgame search: mythic_baths_endgame_search.py; the Innkeeper
+# champion with search: mythzoo eval; the last three written by hand).
 ORDER = ("mythic_baths", "mythic_baths_endgame", "mythsgate", "mythwind_innkeeper", "mythwind_innkeeper_profile",
-         "mythwind_innkeeper_headroom")
+         "mythwind_innkeeper_headroom", "mythwind_innkeeper_search")
 
 
 def update_section(path: Path, key: str, lines: list[str]) -> None:

@@ -754,9 +754,10 @@ game's seat labels, deal seed, seat seeds, final rewards and scores.
 **Seconds per decision**: measured apart from the games, on the board's fixed positions (uniform-random
 play from seeded deals, 4 to 60 decisions in, a choice to make for the role), the same positions for
 every entry, one decision at a time; shared cores make these figures noisy (within a factor of about 2).
-Those positions come before any endgame, so an entry that searches only there (`rollouts:W:REF`) is
-timed as its base; its endgame decisions cost more (`docs/search.md`: about 0.1 s at 2 players and
-0.2 s at 3 and 4, at 16 worlds).
+In Mythic Baths those positions come before any endgame, so an entry that searches only there
+(`rollouts:W:REF`) is timed as its base; its endgame decisions cost more (`docs/search.md`: about
+0.1 s at 2 players and 0.2 s at 3 and 4, at 16 worlds). In the Innkeeper `rollouts:W:REF` searches
+every day's Operate choice, and the positions at one are timed with their search.
 
 {choices}
 

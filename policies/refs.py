@@ -7,8 +7,9 @@ resolves it here, with :func:`load_policy`. What it accepts:
   :class:`~mythzoo.policies.base.Policy` protocol), used as it is;
 - ``random``, ``heuristic`` and the search ``mcts:N`` / ``mcts:N:heuristic`` (alias ``ismcts:``):
   the baselines (:func:`mythzoo.policies.baselines.make_baseline`);
-- ``rollouts:W:<ref>``: the policy ``<ref>`` names, with its endgame choices re-decided by paired
-  rollouts over ``W`` sampled worlds (Mythic Baths; :mod:`mythzoo.policies.rollouts`);
+- ``rollouts:W:<ref>``: the policy ``<ref>`` names, with its choices at the game's search points
+  (Mythic Baths' endgame, the Innkeeper's daily Operate choice) re-decided by paired rollouts over
+  ``W`` sampled worlds (:mod:`mythzoo.policies.rollouts`);
 - ``py:<module>:<attribute>``: **user code, named explicitly** (a *code ref*). ``<module>`` is
   imported (it must be importable: installed, or on ``PYTHONPATH``) and ``<attribute>`` read from
   it. A policy object there is used as it is; a callable is a factory, called as

@@ -1,28 +1,36 @@
-"""A policy with search in the endgame: ``rollouts:W:<ref>``, a base policy whose endgame choices
-are re-decided by paired rollouts over ``W`` sampled worlds (``rollouts:WwK:<ref>``: the endgame
-begins ``K`` treatments before the last round instead of 2).
+"""A policy with search where the game turns: ``rollouts:W:<ref>``, a base policy whose choices at
+the game's search points are re-decided by paired rollouts over ``W`` sampled worlds
+(``rollouts:WwK:<ref>``: a window ``K`` other than the game's default).
 
-Mythic Baths only (its one network plays every seat of the rollouts; Mythsgate's roles and the
-solo Innkeeper have the ``mcts:N`` search). ``<ref>`` is any policy that acts from observations: a
-checkpoint (``rollouts:16:mythic_baths_v1-ppo-champion``, ``rollouts:16:58420b1021e4``), a code ref
-or ``heuristic``/``random``; not a search (``mcts:N``) nor another ``rollouts:``.
+The search points, by game (``SEARCH_POINTS``):
+
+- Mythic Baths, the endgame: some player is at most ``K`` treatments (default 2) from the number
+  that begins the last round, or the last round has begun. Its one network plays every seat of
+  the rollouts; the outcome is the seat's win share.
+- Mythwind: the Innkeeper, the character's Operate choice of the day (24 a campaign): every day,
+  or with ``wK`` the last ``K`` days only. The outcome is the campaign's worth (coins and the
+  inn's sale value), the score.
+
+Mythsgate has none (its two roles need two policies in the rollouts): it has the ``mcts:N``
+search. ``<ref>`` is any policy that acts from observations: a checkpoint
+(``rollouts:16:mythic_baths_v1-ppo-champion``, ``rollouts:16:58420b1021e4``), a code ref or
+``heuristic``/``random``; not a search (``mcts:N``) nor another ``rollouts:``.
 
 How a decision is made (``docs/search.md``, "Search in the endgame"):
 
-- outside the endgame, or with one legal action, the base policy's choice, and nothing searched;
-- the endgame: some player is at most ``window`` treatments (default 2) from the number that
-  begins the last round, or the last round has begun;
-- there, ``W`` worlds consistent with what the seat knows are drawn (``rules.resample_hidden``);
-  in each, every legal action is played and then the base policy plays every seat to the end,
-  all games in lockstep (one ``act_batch`` call per step);
-- the base policy's choice changes only for an action whose win share, paired world by world,
+- away from a search point, or with one legal action, the base policy's choice, and nothing searched;
+- at a search point, ``W`` worlds consistent with what the seat knows are drawn
+  (``rules.resample_hidden``); in each, every legal action is played and then the base policy
+  plays every seat to the end, all games in lockstep (one ``act_batch`` call per step);
+- the base policy's choice changes only for an action whose outcome, paired world by world,
   beats it by more than two standard errors (the largest such gain wins).
 
 Its choices depend only on what the seat may know and its seed (tested), as ``mcts:N``'s do. With
 the shipped champion as the base, 16 worlds lift the win rate against heuristic opponents from 81.0%
 to 87.7% at two players, 70.1% to 82.4% at three (83.7% with ``rollouts:16w3``) and 54.7% to 73.2%
 at four, over 1,000 games each (``docs/results.md``); an endgame decision takes about 0.1 s at two
-players and 0.2 s at three and four (0.33 s with window 3). The network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs
+players and 0.2 s at three and four (0.33 s with window 3). Over the Innkeeper heuristic, 16 worlds
+re-decide about one Operate choice in 20 (``docs/results.md``, the headroom section). The network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs
 them several times faster than two (``mythzoo.threads``).
 """
 
@@ -35,16 +43,17 @@ import numpy as np
 
 from mythzoo.policies.base import BasePolicy
 
-__all__ = ["DEFAULT_WINDOW", "ROLLOUTS_PREFIX", "EndgameRollouts", "RolloutsRef", "RolloutsRefError", "is_rollouts_ref",
-           "parse_rollouts_ref"]
+__all__ = ["DEFAULT_WINDOW", "ROLLOUTS_PREFIX", "SEARCH_POINTS", "EndgameRollouts", "RolloutsRef", "RolloutsRefError",
+           "SearchPoints", "is_rollouts_ref", "parse_rollouts_ref"]
 
 ROLLOUTS_PREFIX = "rollouts"
-DEFAULT_WINDOW = 2
+DEFAULT_WINDOW = 2  # Mythic Baths' endgame: two treatments before the last round
 MAX_WORLDS = 4096
 MAX_WINDOW = 99
-_USAGE = (f"expected rollouts:W:REF or rollouts:WwK:REF (W sampled worlds per endgame decision, 2 to {MAX_WORLDS}; K the "
-          f"endgame window in treatments, 0 to {MAX_WINDOW}, default {DEFAULT_WINDOW}; REF the base policy: a checkpoint, a code "
-          "ref, heuristic or random), e.g. rollouts:16:mythic_baths_v1-ppo-champion or rollouts:16w3:heuristic")
+_USAGE = (f"expected rollouts:W:REF or rollouts:WwK:REF (W sampled worlds per searched decision, 2 to {MAX_WORLDS}; K the "
+          f"window, 0 to {MAX_WINDOW}: in Mythic Baths the treatments before the last round, default {DEFAULT_WINDOW}, in the "
+          "Innkeeper the last K days, default every day; REF the base policy: a checkpoint, a code ref, heuristic or random), "
+          "e.g. rollouts:16:mythic_baths_v1-ppo-champion or rollouts:16w3:heuristic")
 
 
 class RolloutsRefError(ValueError):
@@ -53,15 +62,16 @@ class RolloutsRefError(ValueError):
 
 
 class RolloutsRef(NamedTuple):
-    """The parts of ``rollouts:W:REF`` / ``rollouts:WwK:REF``: worlds, endgame window, base ref."""
+    """The parts of ``rollouts:W:REF`` / ``rollouts:WwK:REF``: worlds, window (None: the game's
+    default), base ref."""
 
     worlds: int
-    window: int
+    window: int | None
     base: str
 
     def settings(self) -> str:
-        """``W``, or ``WwK`` when the window is not the default."""
-        return f"{self.worlds}" if self.window == DEFAULT_WINDOW else f"{self.worlds}w{self.window}"
+        """``W``, or ``WwK`` when a window is given."""
+        return f"{self.worlds}" if self.window is None else f"{self.worlds}w{self.window}"
 
     def with_base(self, base: str) -> str:
         """The same search over another base ref (a checkpoint pinned to its id, say)."""
@@ -77,8 +87,8 @@ def is_rollouts_ref(ref: Any) -> bool:
 
 
 def parse_rollouts_ref(ref: str) -> RolloutsRef:
-    """``RolloutsRef(worlds, window, base)`` for ``rollouts:W:REF`` or ``rollouts:WwK:REF``;
-    :class:`RolloutsRefError` (one line) otherwise."""
+    """``RolloutsRef(worlds, window, base)`` for ``rollouts:W:REF`` or ``rollouts:WwK:REF`` (``window``
+    None without ``wK``: the game's default); :class:`RolloutsRefError` (one line) otherwise."""
     parts = ref.strip().split(":", 2)
     if len(parts) != 3 or parts[0] != ROLLOUTS_PREFIX or not parts[2].strip():
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: {_USAGE}")
@@ -88,15 +98,34 @@ def parse_rollouts_ref(ref: str) -> RolloutsRef:
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: the worlds {w!r} are not an integer from 2 to {MAX_WORLDS}; {_USAGE}")
     if has_window and (not k.isdigit() or int(k) > MAX_WINDOW):
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: the window {k!r} is not an integer from 0 to {MAX_WINDOW}; {_USAGE}")
-    return RolloutsRef(int(w), int(k) if has_window else DEFAULT_WINDOW, base)
+    return RolloutsRef(int(w), int(k) if has_window else None, base)
 
 
-def _mythic_baths_endgame(rules: Any, s: Any, window: int) -> bool:
+class SearchPoints(NamedTuple):
+    """Where a game's rollouts search: ``at(rules, state, window)`` is true at a searched decision
+    (``window`` None: the game's whole default); ``default_window`` is what no ``wK`` means."""
+
+    at: Callable[[Any, Any, int | None], bool]
+    default_window: int | None
+
+
+def _mythic_baths_endgame(rules: Any, s: Any, window: int | None) -> bool:
+    window = DEFAULT_WINDOW if window is None else window
     return s.final_trigger >= 0 or max(len(c) for c in s.collected) >= rules.threshold - window
 
 
-# The games with an endgame rule, by env name (the base name, without its version).
-ENDGAMES: dict[str, Callable[[Any, Any, int], bool]] = {"mythic_baths": _mythic_baths_endgame}
+def _innkeeper_operate(rules: Any, s: Any, window: int | None) -> bool:
+    # the day's one character action: what the inn does that day (the rest of a day follows from it)
+    from mythzoo.envs.mythwind_innkeeper.rules import P_OPERATE
+
+    return s.phase == P_OPERATE and (window is None or rules.total_days() - s.turn <= window)
+
+
+# The games with search points, by env name (the base name, without its version).
+SEARCH_POINTS: dict[str, SearchPoints] = {
+    "mythic_baths": SearchPoints(_mythic_baths_endgame, DEFAULT_WINDOW),
+    "mythwind_innkeeper": SearchPoints(_innkeeper_operate, None),
+}
 
 
 def _game(env: Any) -> str:
@@ -106,32 +135,40 @@ def _game(env: Any) -> str:
 
 
 class EndgameRollouts(BasePolicy):
-    """``base``, with its endgame choices re-decided by ``worlds`` paired rollouts per legal action.
+    """``base``, with its choices at the game's search points (Mythic Baths' endgame, the
+    Innkeeper's daily Operate choice) re-decided by ``worlds`` paired rollouts per legal action.
 
-    Built as ``EndgameRollouts(env, base, worlds=16, window=2, seed=0)`` or through a ref
+    Built as ``EndgameRollouts(env, base, worlds=16, window=None, seed=0)`` (``window`` None: the
+    game's default) or through a ref
     (:func:`mythzoo.policies.refs.load_policy` ``("rollouts:16:<checkpoint>", env)``). Like the
     search baselines it decides from the game it plays in: mythzoo's game loops call
     :meth:`act_in_env` with the live env; :meth:`act` works on the env it was built with.
-    ``asked`` and ``changed`` count the endgame decisions searched and those whose choice changed.
+    ``asked`` and ``changed`` count the decisions searched and those whose choice changed.
     """
 
-    def __init__(self, env: Any, base: Any, worlds: int = 16, window: int = DEFAULT_WINDOW, seed: int | None = None,
+    def __init__(self, env: Any, base: Any, worlds: int = 16, window: int | None = None, seed: int | None = None,
                  base_name: str | None = None):
+        from mythzoo import envs
+
         game = _game(env)
-        if game not in ENDGAMES:
-            raise RolloutsRefError(f"rollouts: is for {', '.join(sorted(ENDGAMES))} (one policy plays every seat of its rollouts); "
-                                   f"{env.unwrapped.env_name} has none: use the search, mcts:N")
+        if game not in SEARCH_POINTS:
+            raise RolloutsRefError(f"rollouts: is for {' and '.join(sorted(SEARCH_POINTS))} (one policy plays every seat of its "
+                                   f"rollouts); {env.unwrapped.env_name} has none: use the search, mcts:N")
         if type(worlds) is not int or not 2 <= worlds <= MAX_WORLDS:
             raise RolloutsRefError(f"worlds must be an int from 2 to {MAX_WORLDS} (a paired standard error needs two), got {worlds!r}")
-        if type(window) is not int or not 0 <= window <= MAX_WINDOW:
-            raise RolloutsRefError(f"window must be an int from 0 to {MAX_WINDOW}, got {window!r}")
+        if window is not None and (type(window) is not int or not 0 <= window <= MAX_WINDOW):
+            raise RolloutsRefError(f"window must be None or an int from 0 to {MAX_WINDOW}, got {window!r}")
         if callable(getattr(base, "act_in_env", None)):
             raise RolloutsRefError(f"rollouts: cannot roll out {getattr(base, 'name', type(base).__name__)}: its base must act from "
                                    "observations (a checkpoint, a code ref, heuristic or random), not decide from the game")
+        points = SEARCH_POINTS[game]
+        window = points.default_window if window is None else window
         self.env, self.base, self.worlds, self.window = env, base, worlds, window
-        self.endgame = ENDGAMES[game]
+        self.search_point = points.at
+        self.solo = envs.spec(env.unwrapped.env_name).kind == "solo"
         label = base_name or getattr(base, "checkpoint_id", None) or getattr(base, "name", None) or type(base).__name__
-        self.name = RolloutsRef(worlds, window, "").with_base(str(label))
+        # the game's default window is not written, so one policy has one name
+        self.name = RolloutsRef(worlds, None if window == points.default_window else window, "").with_base(str(label))
         self.rng = np.random.default_rng(seed)
         self.asked = self.changed = 0
 
@@ -140,8 +177,8 @@ class EndgameRollouts(BasePolicy):
         self.rng = np.random.default_rng(seed)
 
     def in_endgame(self, s: Any) -> bool:
-        """Whether state ``s`` is in the endgame (the rule in the module docstring)."""
-        return bool(self.endgame(self.env.unwrapped.rules, s, self.window))
+        """Whether state ``s`` is at one of the game's search points (the rules in the module docstring)."""
+        return bool(self.search_point(self.env.unwrapped.rules, s, self.window))
 
     # ------------------------------------------------------------ acting
     def act(self, observation: np.ndarray, action_mask: np.ndarray, agent: str | None = None) -> int:
@@ -160,7 +197,7 @@ class EndgameRollouts(BasePolicy):
         return self.act_in_env(self.env, agent)
 
     def act_in_env(self, env: Any, agent: str) -> int:
-        """The choice for ``agent`` (to move) in ``env``: the base policy's, or in the endgame the rollouts'."""
+        """The choice for ``agent`` (to move) in ``env``: the base policy's, or at a search point the rollouts'."""
         u = env.unwrapped
         rules, s0 = u.rules, u.state_
         seat = u._seat[agent]
@@ -170,7 +207,7 @@ class EndgameRollouts(BasePolicy):
         mask = np.zeros(u.action_space(agent).n, dtype=np.int8)
         mask[legal] = 1
         choice = int(self.base.act(u.observer.observation(s0, seat), mask, agent))
-        if len(legal) == 1 or not self.endgame(rules, s0, self.window):
+        if len(legal) == 1 or not self.search_point(rules, s0, self.window):
             return choice
         self.asked += 1
         worlds = [rules.resample_hidden(s0, seat, int(x)) for x in self.rng.integers(0, 2**62, size=self.worlds)]
@@ -180,7 +217,7 @@ class EndgameRollouts(BasePolicy):
                 s = rules.clone(w)
                 rules.apply(s, a)
                 states.append(s)
-        shares = self.win_shares(u, states, seat).reshape(len(legal), self.worlds)
+        shares = self.outcomes(u, states, seat).reshape(len(legal), self.worlds)
         mine = shares[legal.index(choice)]
         best, best_gain = choice, 0.0
         for j, a in enumerate(legal):
@@ -191,9 +228,10 @@ class EndgameRollouts(BasePolicy):
         self.changed += best != choice
         return best
 
-    def win_shares(self, u: Any, states: list[Any], seat: int) -> np.ndarray:
-        """``seat``'s win share at the end of each state (``u``: the unwrapped env), every state played
-        on by the base policy in every seat, in lockstep. A game cut by the turn cap scores 0, as in the env."""
+    def outcomes(self, u: Any, states: list[Any], seat: int) -> np.ndarray:
+        """``seat``'s outcome at the end of each state (``u``: the unwrapped env), every state played
+        on by the base policy in every seat, in lockstep: its win share (a game cut by the turn cap
+        scores 0, as in the env), or in a solo game its score."""
         rules, observer, cap = u.rules, u.observer, u.max_turns
         n_actions = u.action_space(u.possible_agents[0]).n
         live = list(range(len(states)))
@@ -215,7 +253,9 @@ class EndgameRollouts(BasePolicy):
             live = moving
         out = np.zeros(len(states))
         for i, s in enumerate(states):
-            if rules.is_over(s):
+            if self.solo:
+                out[i] = float(rules.scores(s)[seat])
+            elif rules.is_over(s):
                 w = rules.winners(s)
                 out[i] = 1.0 / len(w) if seat in w else 0.0
         return out

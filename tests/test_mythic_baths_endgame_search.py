@@ -103,7 +103,7 @@ def test_an_endgame_choice_switches_only_to_an_action_that_wins_more_in_the_same
                 s = u.rules.clone(w)
                 u.rules.apply(s, a)
                 states.append(s)
-            shares[a] = searcher.win_shares(u, states, seat)
+            shares[a] = searcher.outcomes(u, states, seat)
             assert set(shares[a].tolist()) <= {0.0, 0.5, 1.0}
         base = net.act(obs, mask)
         gains = {a: (shares[a] - shares[base]).mean() for a in legal if a != base}

@@ -147,6 +147,20 @@ def test_policy_plays_the_same_campaigns_and_its_action_profile_is_printed_besid
     assert re.search(r"\| per campaign \(1 campaigns, the same seeds\) \| heuristic \| `[0-9a-f]{12} \(mythwind_innkeeper_v5-ppo-champion\.tar\.gz\)` \|", out)
 
 
+def test_policy_may_be_the_search_over_a_champion_file_and_repeats(capsys) -> None:
+    """``--policy rollouts:W:FILE`` profiles the search over the champion's export file (imported
+    as the plain champion is); the search is reseeded per campaign, so the report repeats."""
+    mod = _module()
+    champion = ROOT / "checkpoints" / "mythwind_innkeeper_v5-ppo-champion.tar.gz"
+    outs = []
+    for _ in range(2):
+        assert mod.main(["--campaigns", "2", "--seed", "3", "--configs", "heuristic", "--policy", f"rollouts:2w2:{champion}"]) == 0
+        outs.append(capsys.readouterr().out)
+    assert re.search(r"\| heuristic \| `rollouts:2w2:[0-9a-f]{12} \(mythwind_innkeeper_v5-ppo-champion\.tar\.gz\)` \|", outs[0])
+    table = [line for line in outs[0].splitlines() if line.startswith("| ")]
+    assert table == [line for line in outs[1].splitlines() if line.startswith("| ")]
+
+
 def test_policy_refuses_a_bad_ref_and_write_in_one_line(capsys) -> None:
     import pytest
 

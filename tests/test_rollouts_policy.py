@@ -4,6 +4,7 @@ and that every tool plays it (eval, play, the leaderboard's --add, self-play opp
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import numpy as np
@@ -42,14 +43,14 @@ def _champion_registry(tmp_path: Path):
 
 
 # --------------------------------------------------------------------------- names
-@pytest.mark.parametrize("ref, want", [("rollouts:16:heuristic", (16, 2, "heuristic")), ("rollouts:2:champ:3", (2, 2, "champ:3")),
-                                       (" rollouts:4:py:pkg.mod:make ", (4, 2, "py:pkg.mod:make")),
-                                       ("rollouts:8:58420b1021e4", (8, 2, "58420b1021e4")),
+@pytest.mark.parametrize("ref, want", [("rollouts:16:heuristic", (16, None, "heuristic")), ("rollouts:2:champ:3", (2, None, "champ:3")),
+                                       (" rollouts:4:py:pkg.mod:make ", (4, None, "py:pkg.mod:make")),
+                                       ("rollouts:8:58420b1021e4", (8, None, "58420b1021e4")),
                                        ("rollouts:16w3:58420b1021e4", (16, 3, "58420b1021e4")), ("rollouts:4w0:w3:2", (4, 0, "w3:2"))])
-def test_rollouts_names_parse(ref: str, want: tuple[int, int, str]) -> None:
+def test_rollouts_names_parse(ref: str, want: tuple[int, int | None, str]) -> None:
     parsed = parse_rollouts_ref(ref)
     assert parsed == want
-    assert parsed.with_base(parsed.base) == ref.strip()  # the default window is not written
+    assert parsed.with_base(parsed.base) == ref.strip()  # no window given, none written
     assert is_rollouts_ref(ref) and not is_baseline(ref) and not is_registry_ref(ref)
 
 
@@ -60,6 +61,7 @@ def test_the_window_in_a_ref_sets_where_the_endgame_begins() -> None:
     h = load_policy("heuristic", env, seed=3)
     wide, narrow = load_policy("rollouts:4w3:heuristic", env, seed=0), load_policy("rollouts:4:heuristic", env, seed=0)
     assert (wide.window, narrow.window, wide.name, narrow.name) == (3, 2, "rollouts:4w3:heuristic", "rollouts:4:heuristic")
+    assert load_policy("rollouts:4w2:heuristic", env, seed=0).name == "rollouts:4:heuristic"  # the default is not written
     u = env.unwrapped
     seen = set()
     for agent in env.agent_iter():
@@ -101,10 +103,9 @@ def test_bad_rollouts_refs_are_one_line_errors_everywhere(ref: str, says: str) -
         assert "\n" not in str(e.value)
 
 
-@pytest.mark.parametrize("name", ["mythsgate", "mythwind_innkeeper"])
-def test_rollouts_refuse_a_game_without_an_endgame_rule(name: str) -> None:
-    with pytest.raises(RolloutsRefError, match="rollouts: is for mythic_baths") as e:
-        load_policy("rollouts:4:random", make(name))
+def test_rollouts_refuse_a_game_without_search_points() -> None:
+    with pytest.raises(RolloutsRefError, match="rollouts: is for mythic_baths and mythwind_innkeeper") as e:
+        load_policy("rollouts:4:random", make("mythsgate"))
     assert "mcts:N" in str(e.value) and "\n" not in str(e.value)
 
 
@@ -235,3 +236,157 @@ def test_rollouts_are_a_self_play_opponent(tmp_path: Path) -> None:
         vec.step_wait()
     assert calls and all(e is not probe for e in calls), "it decides in the live game, not in the env it was built with"
     assert rollouts.asked > 0, "games reached the endgame, where it searched"
+
+
+# --------------------------------------------------------------------------- the Innkeeper
+INN_SHORT = {"days_per_season": 2, "seasons": 2}
+
+
+class _Stop(Exception):
+    """Raised by a ``decide`` to end the campaign there."""
+
+
+def _campaign(seed: int, decide) -> object:
+    """A short Innkeeper campaign from ``seed``, each decision ``decide(env, agent, obs)``'s (the
+    heuristic's when it returns None; raising :class:`_Stop` ends it); the env at its end."""
+    env = make("mythwind_innkeeper", **INN_SHORT)
+    env.reset(seed=seed)
+    h = load_policy("heuristic", env, seed=seed)
+    try:
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            a = decide(env, agent, obs)
+            env.step(h.act(obs["observation"], obs["action_mask"], agent) if a is None else a)
+    except _Stop:
+        pass
+    return env
+
+
+def _worth_after(u, s0, action: int, sampled: list, h) -> np.ndarray:
+    """The campaign's worth in each sampled world after ``action``, the heuristic playing on."""
+    out = []
+    for w in sampled:
+        s = u.rules.clone(w)
+        u.rules.apply(s, action)
+        while not u.rules.is_over(s):
+            m = np.zeros(u.action_space(u.possible_agents[0]).n, dtype=np.int8)
+            m[u.rules.legal_actions(s)] = 1
+            u.rules.apply(s, h.act(u.observer.observation(s, 0), m))
+        out.append(u.rules.worth(s))
+    return np.array(out, dtype=float)
+
+
+def test_innkeeper_rollouts_search_the_operate_choice_of_every_day() -> None:
+    """In the Innkeeper the search points are the character's Operate choices, one a day; every
+    other decision is the base policy's."""
+    rows, made = [], {}
+
+    def decide(env, agent, obs):
+        if "p" not in made:
+            made["p"], made["h"] = load_policy("rollouts:3:heuristic", env, seed=5), load_policy("heuristic", env, seed=5)
+        p, h = made["p"], made["h"]
+        point = p.in_endgame(env.unwrapped.state_)
+        a = p.act_in_env(env, agent)
+        assert obs["action_mask"][a] == 1
+        rows.append((point, h.act(obs["observation"], obs["action_mask"], agent), a, int(obs["action_mask"].sum())))
+        return a
+
+    env = _campaign(5, decide)
+    p = made["p"]
+    assert p.name == "rollouts:3:heuristic" and p.window is None
+    points = [r for r in rows if r[0]]
+    assert len(points) == env.unwrapped.rules.total_days(), "one Operate choice a day"
+    assert p.asked == sum(1 for r in points if r[3] > 1) >= 2
+    assert all(h == a for point, h, a, _ in rows if not point), "away from Operate it plays its base"
+    assert env.unwrapped.rules.is_over(env.unwrapped.state_) and not p.in_endgame(env.unwrapped.state_)
+
+
+def test_innkeeper_rollouts_window_is_the_last_days() -> None:
+    """``rollouts:3w1`` searches the last day's Operate choice only."""
+    seen, made = [], {}
+
+    def decide(env, agent, obs):
+        if not made:
+            made["w1"], made["every"] = load_policy("rollouts:3w1:heuristic", env, seed=0), load_policy("rollouts:3:heuristic", env, seed=0)
+        s = env.unwrapped.state_
+        if made["every"].in_endgame(s):
+            seen.append((s.turn, made["w1"].in_endgame(s)))
+        return None
+
+    days = _campaign(2, decide).unwrapped.rules.total_days()
+    assert seen == [(d, d == days - 1) for d in range(days)]
+
+
+def test_innkeeper_rollouts_choose_by_paired_worth() -> None:
+    """At an Operate choice it plays each legal action in the same sampled worlds, the heuristic
+    on to the campaign's end, and leaves the heuristic's choice only for an action whose worth,
+    paired world by world, is ahead by more than two standard errors."""
+    import math
+
+    worlds, checked = 4, []
+    for seed in range(8):
+        def decide(env, agent, obs, seed=seed):
+            u, mask = env.unwrapped, obs["action_mask"]
+            h = load_policy("heuristic", env, seed=seed)
+            searcher = EndgameRollouts(env, h, worlds, seed=seed)
+            if not searcher.in_endgame(u.state_) or mask.sum() < 2:
+                return None
+            s0, before = u.state_, json.dumps(env.get_state(), sort_keys=True)
+            chosen = searcher.act_in_env(env, agent)
+            assert json.dumps(env.get_state(), sort_keys=True) == before, "the rollouts ran on copies"
+            rng = np.random.default_rng(seed)
+            sampled = [u.rules.resample_hidden(s0, 0, int(x)) for x in rng.integers(0, 2**62, size=worlds)]
+            legal = [int(a) for a in np.flatnonzero(mask)]
+            worth = {a: _worth_after(u, s0, a, sampled, h) for a in legal}
+            base = h.act(obs["observation"], mask)
+            gain = {a: worth[a] - worth[base] for a in legal if a != base}
+            ahead = {a: d.mean() for a, d in gain.items() if d.mean() > 2 * d.std(ddof=1) / math.sqrt(worlds)}
+            assert chosen == (max(ahead, key=lambda a: (ahead[a], -legal.index(a))) if ahead else base)
+            checked.append(chosen != base)
+            return chosen
+
+        _campaign(seed, decide)
+        if len(checked) >= 6:
+            break
+    assert len(checked) >= 6
+
+
+def test_innkeeper_rollouts_depend_only_on_what_the_innkeeper_may_know() -> None:
+    """The bag's order, the weather and gossip decks still to come are hidden: two states that
+    differ only there get the same choices from rollouts seeded alike."""
+    compared = differed = 0
+    for seed in range(4):
+        def decide(env, agent, obs, seed=seed):
+            nonlocal compared, differed
+            u = env.unwrapped
+            probe = EndgameRollouts(env, load_policy("heuristic", env, seed=seed), 2)
+            if not (probe.in_endgame(u.state_) and obs["action_mask"].sum() > 1 and u.state_.turn >= 1):
+                return None
+            other = make("mythwind_innkeeper", **INN_SHORT)
+            other.reset(seed=0)
+            other.set_state(env.resample_hidden(agent, seed=700 + seed))
+            v = other.unwrapped
+            assert u.observe(agent)["observation"].tolist() == v.observe(agent)["observation"].tolist()
+            differed += u.rules.to_json(u.state_) != v.rules.to_json(v.state_)
+            a = EndgameRollouts(env, load_policy("heuristic", env, seed=3), 4, seed=9)
+            b = EndgameRollouts(other, load_policy("heuristic", other, seed=3), 4, seed=9)
+            assert a.act_in_env(env, agent) == b.act_in_env(other, agent), seed
+            compared += 1
+            raise _Stop
+
+        _campaign(seed, decide)
+    assert compared >= 3 and differed >= 3
+
+
+def test_innkeeper_rollouts_play_in_eval(capsys: pytest.CaptureFixture[str]) -> None:
+    """``mythzoo eval`` plays the search on the same campaign as the heuristic and pairs them."""
+    from mythzoo.training import eval_cli
+
+    rc = eval_cli.main(["eval", "mythwind_innkeeper", "rollouts:2w1:heuristic", "heuristic", "--games", "2", "--env-arg",
+                        "days_per_season=2", "--env-arg", "seasons=1"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "1 campaign, the same for every policy" in out
+    assert any(line.startswith("rollouts:2w1:heuristic ") for line in out.splitlines())

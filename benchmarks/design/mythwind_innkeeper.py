@@ -19,7 +19,8 @@ Longhouse), and of three weaker policies (random,
   at most half the heuristic's.
 
 ``--policy REF`` (a checkpoint export file such as ``checkpoints/mythwind_innkeeper_v5-ppo-champion.tar.gz``,
-a registry ref with ``--registry``, a baseline or a ``py:`` code ref) adds the configuration
+a registry ref with ``--registry``, a baseline, a ``py:`` code ref, or the search ``rollouts:W:REF`` over
+one of these) adds the configuration
 ``policy``: that policy on the same seeds, and beside the heuristic its action profile (Operate
 uses by row, hires, skills learned, income by source, level III; :func:`profile`).
 
@@ -77,7 +78,14 @@ def _the_policy(env):
 
 def resolve_policy(ref: str, registry: str | None) -> tuple[tuple[str, str | None], str]:
     """``(ref, registry)`` the workers load, and the label the report names it by. A checkpoint
-    export file is imported into a temporary registry (verified, as every import is)."""
+    export file is imported into a temporary registry (verified, as every import is), also as the
+    base of ``rollouts:W:FILE``."""
+    from mythzoo.policies.rollouts import is_rollouts_ref, parse_rollouts_ref
+
+    if is_rollouts_ref(ref):
+        parsed = parse_rollouts_ref(ref)
+        (base, reg), label = resolve_policy(parsed.base, registry)
+        return (parsed.with_base(base), reg), parsed.with_base(label)
     path = Path(ref)
     if path.suffix in (".tar", ".gz", ".tgz") and path.is_file():
         import tempfile
@@ -259,6 +267,8 @@ def play(config: str, seed: int) -> dict:
     rand = RandomPolicy(seed) if config == "random" else None
     simple = _Simple(ranges, mingle=config == "mingle_and_seat") if config in ("mingle_and_seat", "seat_only") else None
     policy = _the_policy(env) if config == "policy" else None
+    if policy is not None and callable(getattr(policy, "reseed", None)):
+        policy.reseed(seed)  # a campaign's figures depend on its seed alone, however the work is split
     uses = [0] * len(ROWS)
     hires = 0
     top_level = 1
@@ -274,8 +284,9 @@ def play(config: str, seed: int) -> dict:
             a = heuristic.act(obs["observation"], ranges.banned_mask(mask, banned, no_skills), agent)
         elif rand is not None:
             a = rand.act(obs["observation"], mask, agent)
-        elif policy is not None:
-            a = int(policy.act(obs["observation"], mask, agent))
+        elif policy is not None:  # a search (rollouts:W:REF) decides from the live game
+            a = int(policy.act_in_env(env, agent) if callable(getattr(policy, "act_in_env", None))
+                    else policy.act(obs["observation"], mask, agent))
         else:
             simple.phase = s.phase
             a = simple.act(mask)
