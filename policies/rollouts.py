@@ -29,9 +29,11 @@ Its choices depend only on what the seat may know and its seed (tested), as ``mc
 the shipped champion as the base, 16 worlds lift the win rate against heuristic opponents from 81.0%
 to 87.7% at two players, 70.1% to 82.4% at three (83.7% with ``rollouts:16w3``) and 54.7% to 73.2%
 at four, over 1,000 games each (``docs/results.md``); an endgame decision takes about 0.1 s at two
-players and 0.2 s at three and four (0.33 s with window 3). Over the Innkeeper heuristic, 16 worlds
-re-decide about one Operate choice in 20 (``docs/results.md``, the headroom section). The network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs
-them several times faster than two (``mythzoo.threads``).
+players and 0.2 s at three and four (0.33 s with window 3). Over the shipped Innkeeper champion
+(0.970x the heuristic's coins alone), 16 worlds make 1.043x the heuristic's over 200 campaigns and
+64 worlds 1.091x over 100, at about 9 s and 33 s of one core a campaign (``docs/results.md``). The
+network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs them several
+times faster than two (``mythzoo.threads``).
 """
 
 from __future__ import annotations
