@@ -757,7 +757,7 @@ every entry, one decision at a time; shared cores make these figures noisy (with
 In Mythic Baths those positions come before any endgame, so an entry that searches only there
 (`rollouts:W:REF`) is timed as its base; its endgame decisions cost more (`docs/search.md`: about
 0.1 s at 2 players and 0.2 s at 3 and 4, at 16 worlds). In the Innkeeper `rollouts:W:REF` searches
-every day's Operate choice, and the positions at one are timed with their search.
+every day's Operate and worker choices, and the positions at one are timed with their search.
 
 {choices}
 

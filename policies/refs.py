@@ -8,7 +8,7 @@ resolves it here, with :func:`load_policy`. What it accepts:
 - ``random``, ``heuristic`` and the search ``mcts:N`` / ``mcts:N:heuristic`` (alias ``ismcts:``):
   the baselines (:func:`mythzoo.policies.baselines.make_baseline`);
 - ``rollouts:W:<ref>``: the policy ``<ref>`` names, with its choices at the game's search points
-  (Mythic Baths' endgame, the Innkeeper's daily Operate choice) re-decided by paired rollouts over
+  (Mythic Baths' endgame, the Innkeeper's daily Operate and worker choices) re-decided by paired rollouts over
   ``W`` sampled worlds (:mod:`mythzoo.policies.rollouts`);
 - ``py:<module>:<attribute>``: **user code, named explicitly** (a *code ref*). ``<module>`` is
   imported (it must be importable: installed, or on ``PYTHONPATH``) and ``<attribute>`` read from

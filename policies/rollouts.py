@@ -7,9 +7,12 @@ The search points, by game (``SEARCH_POINTS``):
 - Mythic Baths, the endgame: some player is at most ``K`` treatments (default 2) from the number
   that begins the last round, or the last round has begun. Its one network plays every seat of
   the rollouts; the outcome is the seat's win share.
-- Mythwind: the Innkeeper, the character's Operate choice of the day (24 a campaign): every day,
-  or with ``wK`` the last ``K`` days only. The outcome is the campaign's worth (coins and the
-  inn's sale value), the score.
+- Mythwind: the Innkeeper, the day's actions: the character's Operate choice (24 a campaign) and
+  each hired worker's choice (which die works which row, or none; about 26 a campaign with
+  two or more actions), every day, or with ``wK`` the last ``K`` days only. Over a network base
+  only its 3 likeliest actions and its own choice are rolled out (``top_k``; a worker choice has
+  about 5 legal actions). The outcome is the campaign's worth (coins and the inn's sale value), the
+  score.
 
 Mythsgate has none (its two roles need two policies in the rollouts): it has the ``mcts:N``
 search. ``<ref>`` is any policy that acts from observations: a checkpoint
@@ -30,8 +33,8 @@ the shipped champion as the base, 16 worlds lift the win rate against heuristic 
 to 87.7% at two players, 70.1% to 82.4% at three (83.7% with ``rollouts:16w3``) and 54.7% to 73.2%
 at four, over 1,000 games each (``docs/results.md``); an endgame decision takes about 0.1 s at two
 players and 0.2 s at three and four (0.33 s with window 3). Over the shipped Innkeeper champion
-(0.970x the heuristic's coins alone), 16 worlds make 1.043x the heuristic's over 200 campaigns and
-64 worlds 1.091x over 100, at about 9 s and 33 s of one core a campaign (``docs/results.md``). The
+(0.957x the heuristic's net coins alone), 16 worlds make 1.107x the heuristic's over 240 campaigns,
+at about 16 s of one core a campaign (searching the Operate choice alone: 1.043x; ``docs/results.md``). The
 network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs them several
 times faster than two (``mythzoo.threads``).
 """
@@ -45,11 +48,12 @@ import numpy as np
 
 from mythzoo.policies.base import BasePolicy
 
-__all__ = ["DEFAULT_WINDOW", "ROLLOUTS_PREFIX", "SEARCH_POINTS", "EndgameRollouts", "RolloutsRef", "RolloutsRefError",
+__all__ = ["DEFAULT_WINDOW", "INNKEEPER_TOP_K", "ROLLOUTS_PREFIX", "SEARCH_POINTS", "EndgameRollouts", "RolloutsRef", "RolloutsRefError",
            "SearchPoints", "is_rollouts_ref", "parse_rollouts_ref"]
 
 ROLLOUTS_PREFIX = "rollouts"
 DEFAULT_WINDOW = 2  # Mythic Baths' endgame: two treatments before the last round
+INNKEEPER_TOP_K = 3  # a worker choice has about 5 legal actions: its 3 likeliest keep its search near an Operate choice's cost
 MAX_WORLDS = 4096
 MAX_WINDOW = 99
 _USAGE = (f"expected rollouts:W:REF or rollouts:WwK:REF (W sampled worlds per searched decision, 2 to {MAX_WORLDS}; K the "
@@ -105,10 +109,13 @@ def parse_rollouts_ref(ref: str) -> RolloutsRef:
 
 class SearchPoints(NamedTuple):
     """Where a game's rollouts search: ``at(rules, state, window)`` is true at a searched decision
-    (``window`` None: the game's whole default); ``default_window`` is what no ``wK`` means."""
+    (``window`` None: the game's whole default); ``default_window`` is what no ``wK`` means;
+    ``top_k`` (None: every legal action) limits the actions rolled out to the base policy's ``top_k``
+    most likely and its own choice, where the base gives probabilities (``action_probs``)."""
 
     at: Callable[[Any, Any, int | None], bool]
     default_window: int | None
+    top_k: int | None = None
 
 
 def _mythic_baths_endgame(rules: Any, s: Any, window: int | None) -> bool:
@@ -116,17 +123,18 @@ def _mythic_baths_endgame(rules: Any, s: Any, window: int | None) -> bool:
     return s.final_trigger >= 0 or max(len(c) for c in s.collected) >= rules.threshold - window
 
 
-def _innkeeper_operate(rules: Any, s: Any, window: int | None) -> bool:
-    # the day's one character action: what the inn does that day (the rest of a day follows from it)
-    from mythzoo.envs.mythwind_innkeeper.rules import P_OPERATE
+def _innkeeper_day_actions(rules: Any, s: Any, window: int | None) -> bool:
+    # the day's actions: the character's one Operate choice and each hired worker's (which die works
+    # which row, or none): what the inn does that day; the rest of a day follows from them
+    from mythzoo.envs.mythwind_innkeeper.rules import P_OPERATE, P_WORKER
 
-    return s.phase == P_OPERATE and (window is None or rules.total_days() - s.turn <= window)
+    return (s.phase == P_OPERATE or s.phase == P_WORKER) and (window is None or rules.total_days() - s.turn <= window)
 
 
 # The games with search points, by env name (the base name, without its version).
 SEARCH_POINTS: dict[str, SearchPoints] = {
     "mythic_baths": SearchPoints(_mythic_baths_endgame, DEFAULT_WINDOW),
-    "mythwind_innkeeper": SearchPoints(_innkeeper_operate, None),
+    "mythwind_innkeeper": SearchPoints(_innkeeper_day_actions, None, INNKEEPER_TOP_K),
 }
 
 
@@ -138,7 +146,7 @@ def _game(env: Any) -> str:
 
 class EndgameRollouts(BasePolicy):
     """``base``, with its choices at the game's search points (Mythic Baths' endgame, the
-    Innkeeper's daily Operate choice) re-decided by ``worlds`` paired rollouts per legal action.
+    Innkeeper's daily Operate and worker choices) re-decided by ``worlds`` paired rollouts per legal action.
 
     Built as ``EndgameRollouts(env, base, worlds=16, window=None, seed=0)`` (``window`` None: the
     game's default) or through a ref
@@ -167,6 +175,7 @@ class EndgameRollouts(BasePolicy):
         window = points.default_window if window is None else window
         self.env, self.base, self.worlds, self.window = env, base, worlds, window
         self.search_point = points.at
+        self.top_k = points.top_k if callable(getattr(base, "action_probs", None)) else None
         self.solo = envs.spec(env.unwrapped.env_name).kind == "solo"
         label = base_name or getattr(base, "checkpoint_id", None) or getattr(base, "name", None) or type(base).__name__
         # the game's default window is not written, so one policy has one name
@@ -212,6 +221,10 @@ class EndgameRollouts(BasePolicy):
         if len(legal) == 1 or not self.search_point(rules, s0, self.window):
             return choice
         self.asked += 1
+        if self.top_k is not None and len(legal) > self.top_k:
+            probs = self.base.action_probs(u.observer.observation(s0, seat)[None], mask[None])[0]
+            likely = set(np.argsort(-probs, kind="stable")[: self.top_k].tolist()) | {choice}
+            legal = [a for a in legal if a in likely]
         worlds = [rules.resample_hidden(s0, seat, int(x)) for x in self.rng.integers(0, 2**62, size=self.worlds)]
         states = []
         for a in legal:

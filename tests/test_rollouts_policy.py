@@ -279,16 +279,20 @@ def _worth_after(u, s0, action: int, sampled: list, h) -> np.ndarray:
     return np.array(out, dtype=float)
 
 
-def test_innkeeper_rollouts_search_the_operate_choice_of_every_day() -> None:
-    """In the Innkeeper the search points are the character's Operate choices, one a day; every
-    other decision is the base policy's."""
-    rows, made = [], {}
+def test_innkeeper_rollouts_search_the_day_s_operate_and_worker_choices() -> None:
+    """In the Innkeeper the search points are the day's actions: the character's Operate choice
+    (one a day) and each hired worker's; every other decision is the base policy's."""
+    from mythzoo.envs.mythwind_innkeeper.rules import P_OPERATE, P_WORKER
+
+    rows, made, phases = [], {}, []
 
     def decide(env, agent, obs):
         if "p" not in made:
             made["p"], made["h"] = load_policy("rollouts:3:heuristic", env, seed=5), load_policy("heuristic", env, seed=5)
         p, h = made["p"], made["h"]
         point = p.in_endgame(env.unwrapped.state_)
+        assert point == (env.unwrapped.state_.phase in (P_OPERATE, P_WORKER))
+        phases.append(env.unwrapped.state_.phase)
         a = p.act_in_env(env, agent)
         assert obs["action_mask"][a] == 1
         rows.append((point, h.act(obs["observation"], obs["action_mask"], agent), a, int(obs["action_mask"].sum())))
@@ -298,14 +302,14 @@ def test_innkeeper_rollouts_search_the_operate_choice_of_every_day() -> None:
     p = made["p"]
     assert p.name == "rollouts:3:heuristic" and p.window is None
     points = [r for r in rows if r[0]]
-    assert len(points) == env.unwrapped.rules.total_days(), "one Operate choice a day"
+    assert phases.count(P_OPERATE) == env.unwrapped.rules.total_days(), "one Operate choice a day"
     assert p.asked == sum(1 for r in points if r[3] > 1) >= 2
     assert all(h == a for point, h, a, _ in rows if not point), "away from Operate it plays its base"
     assert env.unwrapped.rules.is_over(env.unwrapped.state_) and not p.in_endgame(env.unwrapped.state_)
 
 
 def test_innkeeper_rollouts_window_is_the_last_days() -> None:
-    """``rollouts:3w1`` searches the last day's Operate choice only."""
+    """``rollouts:3w1`` searches the last day's choices only."""
     seen, made = [], {}
 
     def decide(env, agent, obs):
@@ -317,7 +321,7 @@ def test_innkeeper_rollouts_window_is_the_last_days() -> None:
         return None
 
     days = _campaign(2, decide).unwrapped.rules.total_days()
-    assert seen == [(d, d == days - 1) for d in range(days)]
+    assert sorted(set(seen)) == [(d, d == days - 1) for d in range(days)]
 
 
 def test_innkeeper_rollouts_choose_by_paired_worth() -> None:
@@ -352,6 +356,48 @@ def test_innkeeper_rollouts_choose_by_paired_worth() -> None:
         if len(checked) >= 6:
             break
     assert len(checked) >= 6
+
+
+def test_innkeeper_rollouts_roll_out_the_network_s_three_likeliest_actions() -> None:
+    """With a network base (it gives probabilities) an Innkeeper search rolls out its 3 likeliest
+    actions and its own choice, no others; a base without probabilities (the heuristic) gets every
+    legal action rolled out."""
+    from mythzoo.policies.neural import MLPPolicy, init_mlp_weights
+    from mythzoo.policies.rollouts import INNKEEPER_TOP_K
+
+    env = make("mythwind_innkeeper")  # full length: the heuristic hires workers, whose choices have 4 and more actions
+    u = env.unwrapped
+    agent = u.possible_agents[0]
+    net = MLPPolicy(*init_mlp_weights(u.observation_space(agent)["observation"].shape[0], u.action_space(agent).n, hidden=(16,), seed=3))
+    rolled: list[int] = []
+    checked = {"net": 0, "heuristic": 0}
+    for seed in range(4):
+        env.reset(seed=seed)
+        h = load_policy("heuristic", env, seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc or min(checked.values()) >= 3:
+                break
+            mask = obs["action_mask"]
+            for name, base in (("net", net), ("heuristic", h)):
+                p = EndgameRollouts(env, base, 2, window=12, seed=seed)
+                if not p.in_endgame(u.state_) or mask.sum() <= INNKEEPER_TOP_K:
+                    break
+                real = p.outcomes
+                p.outcomes = lambda u, states, seat, real=real: (rolled.append(len(states)), real(u, states, seat))[1]
+                chosen = p.act_in_env(env, agent)
+                legal = np.flatnonzero(mask)
+                if name == "net":
+                    probs = net.action_probs(obs["observation"][None], mask[None])[0]
+                    likely = set(np.argsort(-probs, kind="stable")[:INNKEEPER_TOP_K].tolist()) | {net.act(obs["observation"], mask)}
+                    assert rolled[-1] == 2 * len(likely) < 2 * len(legal) and chosen in likely
+                else:
+                    assert rolled[-1] == 2 * len(legal)
+                checked[name] += 1
+            env.step(h.act(obs["observation"], mask, agent))
+        if min(checked.values()) >= 3:
+            break
+    assert min(checked.values()) >= 3, checked
 
 
 def test_innkeeper_rollouts_depend_only_on_what_the_innkeeper_may_know() -> None:
