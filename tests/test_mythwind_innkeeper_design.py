@@ -173,3 +173,66 @@ def test_policy_refuses_a_bad_ref_and_write_in_one_line(capsys) -> None:
         assert e.value.code == 2
         err = capsys.readouterr().err
         assert said in err and "Traceback" not in err and len(err.strip().splitlines()[-1]) > 0, argv
+
+
+def test_json_keeps_each_campaign_and_a_rerun_reads_them_back_instead_of_replaying(tmp_path, monkeypatch, capsys) -> None:
+    """``--json`` keeps every campaign as it ends; the same command again prints the same report
+    without playing, a larger ``--campaigns`` plays only the new seeds, a line cut by a stop
+    mid-write is played again, and another run's file is refused in one line."""
+    import json
+
+    import pytest
+
+    mod = _module()
+    path = tmp_path / "run.jsonl"
+    argv = ["--seed", "7", "--configs", "heuristic", "--policy", "heuristic", "--json", str(path)]
+    assert mod.main(["--campaigns", "2", *argv]) == 0
+    first = capsys.readouterr().out
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["run"]["configs"] == ["heuristic", "policy"]
+    assert sorted((json.loads(x)["config"], json.loads(x)["seed"]) for x in lines[1:]) == [
+        ("heuristic", 7), ("heuristic", 8), ("policy", 7), ("policy", 8)]
+    assert json.loads(lines[1])["result"] == mod.play(json.loads(lines[1])["config"], json.loads(lines[1])["seed"])
+
+    played: list[tuple[str, int]] = []
+    real = mod.play
+
+    def counting(config: str, seed: int) -> dict:
+        played.append((config, seed))
+        return real(config, seed)
+
+    monkeypatch.setattr(mod, "play", counting)
+    assert mod.main(["--campaigns", "2", *argv]) == 0
+    assert played == [] and capsys.readouterr().out == first, "read back, not replayed"
+    assert mod.main(["--campaigns", "3", *argv]) == 0
+    assert sorted(played) == [("heuristic", 9), ("policy", 9)]
+    capsys.readouterr()
+
+    with path.open("a") as f:  # a stop mid-write leaves a cut last line
+        f.write('{"config": "heuristic", "seed": 10, "res')
+    played.clear()
+    assert mod.main(["--campaigns", "4", *argv]) == 0
+    assert sorted(played) == [("heuristic", 10), ("policy", 10)]
+    assert all(json.loads(x) for x in path.read_text().splitlines()) and len(path.read_text().splitlines()) == 1 + 8
+    capsys.readouterr()
+
+    with pytest.raises(SystemExit) as e:
+        mod.main(["--campaigns", "1", "--seed", "7", "--configs", "random", "--json", str(path)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "holds another run's campaigns" in err and "Traceback" not in err
+    assert len(path.read_text().splitlines()) == 1 + 8, "the refused run changed nothing"
+
+
+def test_profile_gives_net_coins_and_the_ratio_to_the_heuristic(capsys) -> None:
+    """The profile's net coins are the worth less the starting coins (the env's return), and the
+    ratio row divides them: the heuristic profiled against itself is exactly 1.000x."""
+    from mythzoo.envs.mythwind_innkeeper.components import load_data
+
+    mod = _module()
+    assert mod.main(["--campaigns", "2", "--seed", "3", "--configs", "heuristic", "--policy", "heuristic"]) == 0
+    out = capsys.readouterr().out
+    start = load_data().starting_coins
+    net = np.mean([mod.play("heuristic", s)["coins"] - start for s in (3, 4)])
+    assert f"| net coins (the return: worth less the {start} starting coins) | {net:.1f} | {net:.1f} |" in out
+    assert "| ratio to the heuristic's, net coins; worth | - | 1.000x; 1.000x |" in out

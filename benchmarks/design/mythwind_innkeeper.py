@@ -24,6 +24,11 @@ one of these) adds the configuration
 ``policy``: that policy on the same seeds, and beside the heuristic its action profile (Operate
 uses by row, hires, skills learned, income by source, level III; :func:`profile`).
 
+``--json PATH`` keeps every campaign's figures as it ends, one JSON line each, after a first line
+naming the run (configurations, policy, overrides). Run the same command again and the campaigns
+already in the file are read back instead of replayed: a long run (a search plays about 16 s of
+one core a campaign) stopped part way loses nothing, and goes on where it stopped.
+
 A target is "met" when its point estimate meets it; the interval shows how sure that is. It also
 prints why the heuristic's guests were left unseated at dusk (no slot of their furniture type, every
 such slot taken, a service missing, the style missing): the service-missing guests bound what Serve
@@ -33,6 +38,7 @@ can earn.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -430,6 +436,13 @@ def profile(results: dict[str, list[dict]], label: str) -> str:
     d = np.array([b["coins"] - a["coins"] for a, b in zip(cols[0][1], cols[1][1])], dtype=float)
     m, lo, hi = mean_ci(d)
     lines.append(f"| minus the heuristic's, paired | - | {m:+.1f} [{lo:+.1f}, {hi:+.1f}] |")
+    # The env's return is the worth less the starting coins (``reward_mode="terminal"``): its ratio.
+    start = load_data().starting_coins
+    net = [np.array([r["coins"] - start for r in rs], dtype=float) for _, rs in cols]
+    lines.append(f"| net coins (the return: worth less the {start} starting coins) | "
+                 + " | ".join(f"{x.mean():.1f}" for x in net) + " |")
+    lines.append(f"| ratio to the heuristic's, net coins; worth | - | {net[1].mean() / net[0].mean():.3f}x; "
+                 f"{(net[1].mean() + start) / (net[0].mean() + start):.3f}x |")
     for k, row in enumerate(ROWS):
         add(f"Operate: {row}", lambda rs, k=k: f"{np.mean([r['uses'][k] for r in rs]):.2f}")
     add("dice hired", lambda rs: f"{np.mean([r['hires'] for r in rs]):.2f}")
@@ -443,18 +456,25 @@ def profile(results: dict[str, list[dict]], label: str) -> str:
 
 
 def run(campaigns: int, seed: int, jobs: int, configs: list[str],
-        overrides: list[tuple[str, object, float]] = (), policy_ref: tuple[str, str | None] | None = None) -> dict[str, list[dict]]:
+        overrides: list[tuple[str, object, float]] = (), policy_ref: tuple[str, str | None] | None = None,
+        json_path: Path | None = None) -> dict[str, list[dict]]:
     """Every configuration over the same seeds, the heuristic's constants overridden as given (in
-    this process and every worker); a progress line on stderr."""
-    tasks = [(c, seed + i) for c in configs for i in range(campaigns)]
+    this process and every worker); a progress line on stderr. With ``json_path`` each campaign is
+    appended to that file as it ends, and the campaigns already there are read back, not replayed
+    (:func:`open_results`)."""
     out: dict[str, list[tuple[int, dict]]] = {c: [] for c in configs}
+    kept = open_results(json_path, configs, overrides, policy_ref) if json_path is not None else {}
+    for (c, sd), res in kept.items():
+        if c in out and seed <= sd < seed + campaigns:
+            out[c].append((sd, res))
+    tasks = [(c, seed + i) for c in configs for i in range(campaigns) if (c, seed + i) not in kept]
     t0 = time.time()
     saved = _saved_constants(list(overrides))
     _set_overrides(list(overrides))
     refs = [policy_ref] if policy_ref else []
     _policy_ref[:] = refs
     try:
-        return _run_tasks(tasks, out, jobs, overrides, t0, refs)
+        return _run_tasks(tasks, out, jobs, overrides, t0, refs, json_path)
     finally:  # this process's heuristic as it was (a caller, a test, plays on with the shipped constants)
         for m, name, key, value in reversed(saved):
             if key is None:
@@ -465,20 +485,59 @@ def run(campaigns: int, seed: int, jobs: int, configs: list[str],
 
 
 def _run_tasks(tasks: list[tuple[str, int]], out: dict[str, list[tuple[int, dict]]], jobs: int,
-               overrides: list[tuple[str, object, float]], t0: float, refs: list[tuple[str, str | None]]) -> dict[str, list[dict]]:
+               overrides: list[tuple[str, object, float]], t0: float, refs: list[tuple[str, str | None]],
+               json_path: Path | None = None) -> dict[str, list[dict]]:
     done = 0
-    pool = Pool(jobs, initializer=_init_worker, initargs=(list(overrides), refs)) if jobs > 1 else None
-    it = pool.imap_unordered(_play_star, tasks, chunksize=8) if pool else map(_play_star, tasks)
+    pool = Pool(jobs, initializer=_init_worker, initargs=(list(overrides), refs)) if jobs > 1 and tasks else None
+    # Small chunks when a file keeps the campaigns: a stopped run loses at most a chunk a worker.
+    chunk = 1 if json_path is not None else 8
+    it = pool.imap_unordered(_play_star, tasks, chunksize=chunk) if pool else map(_play_star, tasks)
+    sink = json_path.open("a") if json_path is not None else None
     for cfg, sd, res in it:
         out[cfg].append((sd, res))
+        if sink is not None:
+            sink.write(json.dumps({"config": cfg, "seed": sd, "result": res}) + "\n")
+            sink.flush()
         done += 1
         if done % 50 == 0 or done == len(tasks):
             print(f"\r{done}/{len(tasks)} campaigns, {time.time() - t0:.0f}s", end="", file=sys.stderr, flush=True)
+    if sink is not None:
+        sink.close()
     if pool:
         pool.close()
         pool.join()
     print(file=sys.stderr)
     return {c: [r for _, r in sorted(v, key=lambda x: x[0])] for c, v in out.items()}
+
+
+def open_results(path: Path, configs: list[str], overrides: list[tuple[str, object, float]],
+                 policy_ref: tuple[str, str | None] | None) -> dict[tuple[str, int], dict]:
+    """The campaigns already kept in ``path`` by a run of the same configurations, policy and
+    overrides, by (configuration, seed); a new file is started with a first line naming the run.
+    A file written by another run is refused (ValueError): its figures would be mixed with these.
+    A last line cut by a stop mid-write is dropped (that campaign is played again)."""
+    head = {"game": GAME, "configs": sorted(configs), "policy": policy_ref[0] if policy_ref else None,
+            "set": [list(o) for o in overrides]}
+    if not path.exists() or path.stat().st_size == 0:
+        path.write_text(json.dumps({"run": head}) + "\n")
+        return {}
+    lines = [ln for ln in path.read_text().split("\n") if ln.strip()]
+    try:
+        first = json.loads(lines[0]).get("run")
+    except (ValueError, AttributeError):
+        first = None
+    if first != head:
+        raise ValueError(f"{path} holds another run's campaigns ({first}); give another --json file")
+    kept: dict[tuple[str, int], dict] = {}
+    for k, line in enumerate(lines[1:], start=2):
+        try:
+            rec = json.loads(line)
+            kept[(rec["config"], int(rec["seed"]))] = rec["result"]
+        except (ValueError, KeyError, TypeError):
+            if k < len(lines):
+                raise ValueError(f"{path}: line {k} is not a campaign's figures") from None
+            path.write_text("\n".join(lines[:-1]) + "\n")  # the cut line goes, the next append starts clean
+    return kept
 
 
 def main(argv: list[str]) -> int:
@@ -496,6 +555,8 @@ def main(argv: list[str]) -> int:
                    help="also play this policy on the same seeds (configuration 'policy') and print its action profile beside "
                         "the heuristic's: a checkpoint export file, a registry ref (with --registry), a baseline or a py: code ref")
     p.add_argument("--registry", default=None, help="the registry a --policy checkpoint ref is read from (default $MYTHZOO_REGISTRY or ./registry)")
+    p.add_argument("--json", type=Path, default=None, metavar="PATH",
+                   help="keep each campaign's figures in PATH (JSON lines) as it ends; a rerun reads them back instead of replaying them")
     a = p.parse_args(argv)
     configs = a.configs.split(",")
     known = _configs() + (["policy"] if a.policy else [])
@@ -522,7 +583,10 @@ def main(argv: list[str]) -> int:
             load_policy(policy_ref[0], mythwind_innkeeper_v5.env(), registry=policy_ref[1], seed=0)
         except Exception as e:  # noqa: BLE001 - any refusal is reported the same way
             p.error(f"--policy {a.policy}: {e}")
-    results = run(a.campaigns, a.seed, a.jobs, configs, overrides, policy_ref)
+    try:
+        results = run(a.campaigns, a.seed, a.jobs, configs, overrides, policy_ref, a.json)
+    except ValueError as e:
+        p.error(str(e))
     if a.policy and "heuristic" in results:
         print(f"Action profile, command: `python benchmarks/design_report.py {GAME} --campaigns {a.campaigns} --seed {a.seed} "
               f"--configs {','.join(c for c in configs if c != 'policy')} --policy {a.policy}`\n")
