@@ -9,11 +9,14 @@ it loads, so it is set in the environment the spawned workers start with.
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.pool
 import os
 from collections.abc import Iterator
+from typing import Any
 from contextlib import contextmanager
 
-__all__ = ["BLAS_THREAD_VARS", "one_blas_thread_in_workers"]
+__all__ = ["BLAS_THREAD_VARS", "one_blas_thread_in_workers", "one_blas_thread_pool"]
 
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -31,3 +34,11 @@ def one_blas_thread_in_workers() -> Iterator[None]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def one_blas_thread_pool(processes: int, initializer: Any = None, initargs: tuple = ()) -> multiprocessing.pool.Pool:
+    """A ``multiprocessing`` pool whose workers are spawned (not forked: a forked child keeps the
+    BLAS its parent loaded, threads and all) inside :func:`one_blas_thread_in_workers`. The
+    functions it runs must be importable by the children (module level, not a test's closure)."""
+    with one_blas_thread_in_workers():
+        return multiprocessing.get_context("spawn").Pool(processes, initializer, initargs)

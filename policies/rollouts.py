@@ -41,6 +41,7 @@ times faster than two (``mythzoo.threads``).
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any, Callable, NamedTuple
 
@@ -182,6 +183,8 @@ class EndgameRollouts(BasePolicy):
         self.name = RolloutsRef(worlds, None if window == points.default_window else window, "").with_base(str(label))
         self.rng = np.random.default_rng(seed)
         self.asked = self.changed = 0
+        self._lanes: list[Any] = []  # observer copies, one per rollout: see _observer_lanes
+        self._lanes_of: Any = None
 
     def reseed(self, seed: int | None) -> None:
         """Restart the policy's generator from ``seed``."""
@@ -247,7 +250,8 @@ class EndgameRollouts(BasePolicy):
         """``seat``'s outcome at the end of each state (``u``: the unwrapped env), every state played
         on by the base policy in every seat, in lockstep: its win share (a game cut by the turn cap
         scores 0, as in the env), or in a solo game its score."""
-        rules, observer, cap = u.rules, u.observer, u.max_turns
+        rules, cap = u.rules, u.max_turns
+        lanes = self._observer_lanes(u.observer, len(states))
         n_actions = u.action_space(u.possible_agents[0]).n
         live = list(range(len(states)))
         while live:
@@ -258,7 +262,7 @@ class EndgameRollouts(BasePolicy):
                     continue
                 mask = np.zeros(n_actions, dtype=np.int8)
                 mask[rules.legal_actions(s)] = 1
-                obs.append(observer.observation(s, rules.current_player(s)))
+                obs.append(lanes[i].observation(s, rules.current_player(s)))
                 masks.append(mask)
                 moving.append(i)
             if not moving:
@@ -274,3 +278,14 @@ class EndgameRollouts(BasePolicy):
                 w = rules.winners(s)
                 out[i] = 1.0 / len(w) if seat in w else 0.0
         return out
+
+    def _observer_lanes(self, observer: Any, n: int) -> list[Any]:
+        """``n`` copies of ``observer``, one per rollout. An observer caches the pieces of the last state
+        it encoded, which makes the next observation of the same game cheap; rollouts played in
+        lockstep would evict them at every call, so each rollout keeps its own copy (a copy is
+        made with empty caches, through the observer's ``__setstate__``). Kept across decisions."""
+        if self._lanes_of is not observer:
+            self._lanes, self._lanes_of = [], observer
+        while len(self._lanes) < n:
+            self._lanes.append(copy.copy(observer))
+        return self._lanes

@@ -123,7 +123,6 @@ def test_outside_the_endgame_it_plays_its_base_and_searches_nothing() -> None:
     p = load_policy("rollouts:4:heuristic", env, seed=0)
     h = load_policy("heuristic", env, seed=0)
     for _ in range(12):  # the deal and the first turns: nobody near the last round
-        agent = env.agent_selection
         assert not p.in_endgame(env.unwrapped.state_)
         obs = env.observe(agent)
         a = p.act_in_env(env, agent)
@@ -158,7 +157,6 @@ def test_rollouts_choices_depend_only_on_what_the_seat_may_know() -> None:
         env = _endgame(seed)
         if env is None:
             continue
-        agent = env.agent_selection
         other = make("mythic_baths", num_players=2)
         other.reset(seed=0)
         other.set_state(env.resample_hidden(agent, seed=500 + seed))
@@ -436,3 +434,26 @@ def test_innkeeper_rollouts_play_in_eval(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     assert rc == 0 and "1 campaign, the same for every policy" in out
     assert any(line.startswith("rollouts:2w1:heuristic ") for line in out.splitlines())
+
+
+def test_rollouts_give_each_lockstep_rollout_its_own_observer_copy_with_the_same_observations() -> None:
+    """Each rollout encodes through its own copy of the env's observer (its caches are not
+    evicted by the other rollouts), kept across decisions and remade for another observer; a copy
+    encodes every state exactly as the env's observer does."""
+    env = make("mythwind_innkeeper")
+    env.reset(seed=3)
+    u = env.unwrapped
+    searcher = EndgameRollouts(env, load_policy("heuristic", env, seed=0), 2, seed=0)
+    lanes = searcher._observer_lanes(u.observer, 3)
+    assert len(lanes) == 3 and len({id(x) for x in lanes} | {id(u.observer)}) == 4
+    assert searcher._observer_lanes(u.observer, 2)[:2] == lanes[:2], "kept across decisions"
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        for lane in lanes:
+            assert lane.observation(u.state_, 0).tobytes() == u.observer.observation(u.state_, 0).tobytes()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    other = make("mythwind_innkeeper").unwrapped.observer
+    assert all(x not in lanes for x in searcher._observer_lanes(other, 3)), "another observer gets its own copies"

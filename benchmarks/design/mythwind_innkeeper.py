@@ -42,12 +42,12 @@ import json
 import math
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
 
 from mythzoo.envs.mythwind_innkeeper.names import DIE_TYPES
+from mythzoo.threads import one_blas_thread_pool
 
 GAME = "mythwind_innkeeper"
 ROWS = ("pamper", "improve", "serve", "mingle", "party")  # the Operate rows, top to bottom
@@ -263,7 +263,6 @@ def play(config: str, seed: int) -> dict:
     env.reset(seed=seed)
     ranges = _Ranges(env)
     rules = ranges.rules
-    _count_unseated_at_dusk(rules)
     banned = {ROWS.index(config[4:])} if config.startswith("ban_") and config != "ban_skills" else set()
     no_skills = config == "ban_skills"
     # The banned row is masked out, and the heuristic is told of it, as a player facing that rule
@@ -273,6 +272,10 @@ def play(config: str, seed: int) -> dict:
     rand = RandomPolicy(seed) if config == "random" else None
     simple = _Simple(ranges, mingle=config == "mingle_and_seat") if config in ("mingle_and_seat", "seat_only") else None
     policy = _the_policy(env) if config == "policy" else None
+    # A search plays its rollouts through these rules too: their guests are not the campaign's.
+    searching = policy is not None and callable(getattr(policy, "act_in_env", None))
+    if not searching:
+        _count_unseated_at_dusk(rules)
     if policy is not None and callable(getattr(policy, "reseed", None)):
         policy.reseed(seed)  # a campaign's figures depend on its seed alone, however the work is split
     uses = [0] * len(ROWS)
@@ -306,7 +309,7 @@ def play(config: str, seed: int) -> dict:
     return {
         "coins": rules.worth(s), "earned": s.earned, "income": dict(zip(INCOME_SOURCES, s.income)), "top_level": top_level,
         "skills": [k for k, r in enumerate(s.skill_row) if r >= 0], "uses": uses, "hires": hires,
-        "unseated": dict(zip(UNSEATED_WHY, _unseated)),
+        "unseated": None if searching else dict(zip(UNSEATED_WHY, _unseated)),
     }
 
 
@@ -488,7 +491,9 @@ def _run_tasks(tasks: list[tuple[str, int]], out: dict[str, list[tuple[int, dict
                overrides: list[tuple[str, object, float]], t0: float, refs: list[tuple[str, str | None]],
                json_path: Path | None = None) -> dict[str, list[dict]]:
     done = 0
-    pool = Pool(jobs, initializer=_init_worker, initargs=(list(overrides), refs)) if jobs > 1 and tasks else None
+    # Spawned workers with one BLAS thread each: forked ones keep the parent's BLAS threads, which
+    # spin against each other (a search over the champion ran 4x slower so on 2 cores).
+    pool = one_blas_thread_pool(jobs, _init_worker, (list(overrides), refs)) if jobs > 1 and tasks else None
     # Small chunks when a file keeps the campaigns: a stopped run loses at most a chunk a worker.
     chunk = 1 if json_path is not None else 8
     it = pool.imap_unordered(_play_star, tasks, chunksize=chunk) if pool else map(_play_star, tasks)
@@ -601,7 +606,8 @@ def main(argv: list[str]) -> int:
                   " ".join(f"{k}={v:.1f}" for k, v in inc.items()),
                   "L3 %.2f" % np.mean([r["top_level"] >= 3 for r in rs]),
                   "uses", np.round(np.mean([r["uses"] for r in rs], axis=0), 2),
-                  "unseated", {k: round(float(np.mean([r["unseated"][k] for r in rs])), 2) for k in UNSEATED_WHY},
+                  "unseated", "n/a (a search)" if rs[0]["unseated"] is None else
+                  {k: round(float(np.mean([r["unseated"][k] for r in rs])), 2) for k in UNSEATED_WHY},
                   "skills", np.round(np.bincount([k for r in rs for k in r["skills"]], minlength=10) / len(rs), 2))
         if "heuristic" in results:  # what each ban (or the weaker policies) costs, on the same seeds
             base = np.array([r["coins"] for r in results["heuristic"]], dtype=float)
