@@ -123,6 +123,7 @@ def test_outside_the_endgame_it_plays_its_base_and_searches_nothing() -> None:
     p = load_policy("rollouts:4:heuristic", env, seed=0)
     h = load_policy("heuristic", env, seed=0)
     for _ in range(12):  # the deal and the first turns: nobody near the last round
+        agent = env.agent_selection
         assert not p.in_endgame(env.unwrapped.state_)
         obs = env.observe(agent)
         a = p.act_in_env(env, agent)
@@ -157,6 +158,7 @@ def test_rollouts_choices_depend_only_on_what_the_seat_may_know() -> None:
         env = _endgame(seed)
         if env is None:
             continue
+        agent = env.agent_selection
         other = make("mythic_baths", num_players=2)
         other.reset(seed=0)
         other.set_state(env.resample_hidden(agent, seed=500 + seed))
