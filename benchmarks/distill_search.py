@@ -165,19 +165,31 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from multiprocessing import get_context
 
-        chunks = [seeds[i :: args.jobs] for i in range(args.jobs)]
-        jobs = [(args.game, env_kwargs, info.id, args.registry, args.worlds, args.window, args.opponents, args.anchor_share, c)
-                for c in chunks if c]
-        if len(jobs) == 1:
-            parts = [_label_chunk(jobs[0])]
-        else:
-            with get_context("spawn").Pool(len(jobs)) as pool:
-                parts = pool.map(_label_chunk, jobs)
+        from mythzoo.progress import progress_bar
+
+        # One task per game, so the bar moves as games end; the rows are put back in seed order.
+        jobs = [(args.game, env_kwargs, info.id, args.registry, args.worlds, args.window, args.opponents, args.anchor_share, [seed])
+                for seed in seeds]
+        parts = []
+        with progress_bar(len(jobs), "labelling", "game") as bar:
+            if args.jobs <= 1:
+                for job in jobs:
+                    parts.append(_label_chunk(job))
+                    bar.update(1)
+            else:
+                with get_context("spawn").Pool(args.jobs) as pool:
+                    for part in pool.imap_unordered(_label_chunk, jobs):
+                        parts.append(part)
+                        bar.update(1)
         data = {k: np.concatenate([part[k] for part in parts]) for k in FIELDS}
+        order = np.argsort(data["seed"], kind="stable")
+        data = {k: v[order] for k, v in data.items()}
         if args.labels is not None:
             args.labels.parent.mkdir(parents=True, exist_ok=True)
             np.savez_compressed(args.labels, **data)
         print(f"labelled {args.games} games in {time.time() - t0:.0f} s")
+    order = np.argsort(data["seed"], kind="stable")  # rows in seed order, however the labelling was split
+    data = {k: v[order] for k, v in data.items()}  # (labels saved by a split run in another order)
     searched, changed = data["searched"].astype(bool), data["label"] != data["base"]
     cut = seeds[int(round(len(seeds) * (1 - args.holdout)))] if args.holdout > 0 else seeds[-1] + 1
     train, held = np.flatnonzero(data["seed"] < cut), np.flatnonzero(data["seed"] >= cut)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -99,6 +101,25 @@ def test_main_registers_a_child_of_the_base_and_reuses_saved_labels(registry, tm
     assert child.metrics["distilled_from"] == f"rollouts:2w1:{info.id}" and child.metrics["labelled_games"] == 2
     with np.load(labels, allow_pickle=False) as z:
         assert int(z["searched"].sum()) == child.metrics["searched"] >= 2  # the last day of each campaign: Operate and workers
+        assert set(z["seed"].tolist()) == {7, 8} and np.all(np.diff(z["seed"]) >= 0)  # both games, rows in seed order
     assert mod.main(argv) == 0
     assert "labels read from" in capsys.readouterr().out
     assert reg.resolve(f"{info.name}-distilled").version == child.version + 1
+
+
+def test_labelling_split_over_processes_gives_the_same_rows_in_seed_order(registry, tmp_path) -> None:
+    reg, info, root = registry
+    mod = _module()
+    base = ["mythwind_innkeeper", "--base", info.id, "--registry", root, "--worlds", "2", "--window", "1",
+            "--games", "3", "--seed", "11", "--holdout", "0"]
+    one, two = tmp_path / "one.npz", tmp_path / "two.npz"
+    assert mod.main([*base, "--labels", str(one)]) == 0
+    # the split run as a user runs it: the script itself (its spawned workers import it as __mp_main__)
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "distill_search.py"), *base, "--labels", str(two), "--jobs", "2"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "labelling" in done.stderr and "3/3" in done.stderr  # the progress bar counted the games
+    with np.load(one, allow_pickle=False) as a, np.load(two, allow_pickle=False) as b:
+        for k in mod.FIELDS:
+            assert np.array_equal(a[k], b[k]), k
+        assert sorted(set(a["seed"].tolist())) == [11, 12, 13]
