@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytest.importorskip("torch", reason="fine-tuning needs torch (the train extra)")
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAMPION = ROOT / "checkpoints" / "mythwind_innkeeper_v5-ppo-champion.tar.gz"
 
