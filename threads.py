@@ -12,13 +12,23 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 from contextlib import contextmanager
 
-__all__ = ["BLAS_THREAD_VARS", "one_blas_thread_in_workers", "one_blas_thread_pool"]
+__all__ = ["BLAS_THREAD_VARS", "one_blas_thread_here", "one_blas_thread_in_workers", "one_blas_thread_pool"]
 
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread_here() -> bool:
+    """This process loads BLAS with one thread, unless the environment already says how many: for a
+    script whose own process searches (``--jobs 1``). It must run before numpy is first imported;
+    the return says whether it did (False: numpy was loaded already, and keeps its threads)."""
+    for var in BLAS_THREAD_VARS:
+        os.environ.setdefault(var, "1")
+    return "numpy" not in sys.modules
 
 
 @contextmanager

@@ -25,13 +25,13 @@ core at 16 worlds.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # small products: one BLAS thread each
-    os.environ.setdefault(_var, "1")
+from mythzoo.threads import one_blas_thread_here  # noqa: E402  (loads no numpy)
+
+one_blas_thread_here()  # small products: one BLAS thread a process (mythzoo/threads.py says why)
 
 import numpy as np
 

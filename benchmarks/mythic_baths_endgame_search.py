@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -42,11 +41,10 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from mythzoo.threads import BLAS_THREAD_VARS  # noqa: E402  (loads no numpy)
+from mythzoo.threads import one_blas_thread_here  # noqa: E402  (loads no numpy)
 
 # One BLAS thread a process, set before numpy loads (mythzoo/threads.py says why): about 5x faster here.
-for _var in BLAS_THREAD_VARS:
-    os.environ.setdefault(_var, "1")
+one_blas_thread_here()
 
 import numpy as np  # noqa: E402
 

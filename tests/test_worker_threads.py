@@ -48,3 +48,53 @@ def test_a_benchmark_s_pool_spawns_its_workers_with_one_blas_thread(monkeypatch:
 
 def _pid(_: int) -> int:
     return os.getpid()
+
+
+_SPY = """
+import os, runpy, sys
+
+class FirstNumpyImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy" and not getattr(self, "seen", False):
+            self.seen = True
+            print("numpy loads with OPENBLAS_NUM_THREADS=" + str(os.environ.get("OPENBLAS_NUM_THREADS")), flush=True)
+        return None
+
+sys.meta_path.insert(0, FirstNumpyImport())
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except SystemExit:
+    pass
+"""
+
+
+@pytest.mark.parametrize("argv", [["design_report.py", "mythwind_innkeeper", "--help"], ["distill_search.py", "--help"],
+                                  ["mythic_baths_endgame_search.py", "--help"]],
+                         ids=["design_report", "distill_search", "mythic_baths_endgame_search"])
+def test_a_script_that_searches_in_its_own_process_loads_numpy_with_one_blas_thread(argv: list[str]) -> None:
+    """With ``--jobs 1`` these scripts play (and search over a network) in their own process, so they
+    set one BLAS thread before numpy loads, as their spawned workers get; a thread count the user
+    set is kept."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / argv[0]
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARS}
+    run = subprocess.run([sys.executable, "-c", _SPY, str(script), *argv[1:]], env=env, capture_output=True, text=True, timeout=120)
+    assert "numpy loads with OPENBLAS_NUM_THREADS=1\n" in run.stdout, run.stdout + run.stderr
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    run = subprocess.run([sys.executable, "-c", _SPY, str(script), *argv[1:]], env=env, capture_output=True, text=True, timeout=120)
+    assert "numpy loads with OPENBLAS_NUM_THREADS=2\n" in run.stdout, run.stdout + run.stderr
+
+
+def test_one_blas_thread_here_says_whether_it_came_before_numpy() -> None:
+    import subprocess
+    import sys
+
+    code = ("import os, sys; from mythzoo.threads import one_blas_thread_here as f; a = f(); import numpy; b = f(); "
+            "print(a, b, os.environ['OPENBLAS_NUM_THREADS'])")
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARS}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60).stdout
+    assert out.split() == ["True", "False", "1"]
