@@ -184,7 +184,7 @@ def load_policy(
     if is_rollouts_ref(ref):
         parsed = parse_rollouts_ref(ref)
         base = load_policy(parsed.base, env, registry, seed, deterministic=deterministic)
-        return EndgameRollouts(env, base, parsed.worlds, parsed.window, seed=seed, base_name=parsed.base)
+        return EndgameRollouts(env, base, parsed.worlds, parsed.window, seed=seed, base_name=parsed.base, more_worlds=parsed.more)
     try:
         reg = open_registry(registry)
     except RegistryError as e:

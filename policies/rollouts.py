@@ -1,6 +1,7 @@
 """A policy with search where the game turns: ``rollouts:W:<ref>``, a base policy whose choices at
 the game's search points are re-decided by paired rollouts over ``W`` sampled worlds
-(``rollouts:WwK:<ref>``: a window ``K`` other than the game's default).
+(``rollouts:WwK:<ref>``: a window ``K`` other than the game's default; ``rollouts:W+M:<ref>``: ``M``
+more worlds for a close call).
 
 The search points, by game (``SEARCH_POINTS``):
 
@@ -26,7 +27,10 @@ How a decision is made (``docs/search.md``, "Search in the endgame"):
   (``rules.resample_hidden``); in each, every legal action is played and then the base policy
   plays every seat to the end, all games in lockstep (one ``act_batch`` call per step);
 - the base policy's choice changes only for an action whose outcome, paired world by world,
-  beats it by more than two standard errors (the largest such gain wins).
+  beats it by more than two standard errors (the largest such gain wins);
+- with ``+M``, a close call (no action past two standard errors, but some ahead of the base's
+  choice) draws ``M`` more worlds for the actions ahead and the choice, and decides again, by the
+  same rule, over all ``W + M`` worlds: extra work only where the choice is in doubt.
 
 Its choices depend only on what the seat may know and its seed (tested), as ``mcts:N``'s do. With
 the shipped champion as the base, 16 worlds lift the win rate against heuristic opponents from 81.0%
@@ -57,10 +61,11 @@ DEFAULT_WINDOW = 2  # Mythic Baths' endgame: two treatments before the last roun
 INNKEEPER_TOP_K = 3  # a worker choice has about 5 legal actions: its 3 likeliest keep its search near an Operate choice's cost
 MAX_WORLDS = 4096
 MAX_WINDOW = 99
-_USAGE = (f"expected rollouts:W:REF or rollouts:WwK:REF (W sampled worlds per searched decision, 2 to {MAX_WORLDS}; K the "
+_USAGE = (f"expected rollouts:W:REF, rollouts:W+M:REF, rollouts:WwK:REF or rollouts:W+MwK:REF (W sampled worlds per searched "
+          f"decision, 2 to {MAX_WORLDS}; M more worlds for a close call, 1 to {MAX_WORLDS}; K the "
           f"window, 0 to {MAX_WINDOW}: in Mythic Baths the treatments before the last round, default {DEFAULT_WINDOW}, in the "
           "Innkeeper the last K days, default every day; REF the base policy: a checkpoint, a code ref, heuristic or random), "
-          "e.g. rollouts:16:mythic_baths_v1-ppo-champion or rollouts:16w3:heuristic")
+          "e.g. rollouts:16:mythic_baths_v1-ppo-champion, rollouts:16+16:67d34159c98a or rollouts:16w3:heuristic")
 
 
 class RolloutsRefError(ValueError):
@@ -69,16 +74,17 @@ class RolloutsRefError(ValueError):
 
 
 class RolloutsRef(NamedTuple):
-    """The parts of ``rollouts:W:REF`` / ``rollouts:WwK:REF``: worlds, window (None: the game's
-    default), base ref."""
+    """The parts of ``rollouts:W[+M][wK]:REF``: worlds, window (None: the game's default), base ref,
+    and the more worlds a close call gets (0: none)."""
 
     worlds: int
     window: int | None
     base: str
+    more: int = 0
 
     def settings(self) -> str:
-        """``W``, or ``WwK`` when a window is given."""
-        return f"{self.worlds}" if self.window is None else f"{self.worlds}w{self.window}"
+        """``W``, then ``+M`` when close calls get more worlds and ``wK`` when a window is given."""
+        return f"{self.worlds}" + (f"+{self.more}" if self.more else "") + ("" if self.window is None else f"w{self.window}")
 
     def with_base(self, base: str) -> str:
         """The same search over another base ref (a checkpoint pinned to its id, say)."""
@@ -100,12 +106,15 @@ def parse_rollouts_ref(ref: str) -> RolloutsRef:
     if len(parts) != 3 or parts[0] != ROLLOUTS_PREFIX or not parts[2].strip():
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: {_USAGE}")
     settings, base = parts[1], parts[2].strip()
-    w, has_window, k = settings.partition("w")
+    worlds, has_window, k = settings.partition("w")
+    w, has_more, m = worlds.partition("+")
     if not w.isdigit() or not 2 <= int(w) <= MAX_WORLDS:
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: the worlds {w!r} are not an integer from 2 to {MAX_WORLDS}; {_USAGE}")
+    if has_more and (not m.isdigit() or not 1 <= int(m) <= MAX_WORLDS):
+        raise RolloutsRefError(f"bad rollouts policy {ref!r}: the more worlds {m!r} are not an integer from 1 to {MAX_WORLDS}; {_USAGE}")
     if has_window and (not k.isdigit() or int(k) > MAX_WINDOW):
         raise RolloutsRefError(f"bad rollouts policy {ref!r}: the window {k!r} is not an integer from 0 to {MAX_WINDOW}; {_USAGE}")
-    return RolloutsRef(int(w), int(k) if has_window else None, base)
+    return RolloutsRef(int(w), int(k) if has_window else None, base, int(m) if has_more else 0)
 
 
 class SearchPoints(NamedTuple):
@@ -139,6 +148,24 @@ SEARCH_POINTS: dict[str, SearchPoints] = {
 }
 
 
+def _switch(actions: list[int], choice: int, shares: np.ndarray) -> tuple[int, list[int]]:
+    """The action to play, given each action's outcomes (rows of ``shares``, paired by world): the
+    one whose mean gain over ``choice`` is largest among those past two standard errors, else
+    ``choice``; and the actions whose mean gain is above zero (ahead, perhaps by chance)."""
+    mine = shares[actions.index(choice)]
+    best, best_gain, ahead = choice, 0.0, []
+    for j, a in enumerate(actions):
+        if a == choice:
+            continue
+        d = shares[j] - mine
+        mean, se = float(d.mean()), float(d.std(ddof=1)) / math.sqrt(d.size)
+        if mean > 2 * se and mean > best_gain:
+            best, best_gain = a, mean
+        if mean > 0:
+            ahead.append(a)
+    return best, ahead
+
+
 def _game(env: Any) -> str:
     from mythzoo import envs
 
@@ -149,16 +176,17 @@ class EndgameRollouts(BasePolicy):
     """``base``, with its choices at the game's search points (Mythic Baths' endgame, the
     Innkeeper's daily Operate and worker choices) re-decided by ``worlds`` paired rollouts per legal action.
 
-    Built as ``EndgameRollouts(env, base, worlds=16, window=None, seed=0)`` (``window`` None: the
-    game's default) or through a ref
-    (:func:`mythzoo.policies.refs.load_policy` ``("rollouts:16:<checkpoint>", env)``). Like the
+    Built as ``EndgameRollouts(env, base, worlds=16, window=None, seed=0, more_worlds=0)``
+    (``window`` None: the game's default; ``more_worlds``: the ``M`` of ``rollouts:W+M``) or through
+    a ref (:func:`mythzoo.policies.refs.load_policy` ``("rollouts:16:<checkpoint>", env)``). Like the
     search baselines it decides from the game it plays in: mythzoo's game loops call
     :meth:`act_in_env` with the live env; :meth:`act` works on the env it was built with.
-    ``asked`` and ``changed`` count the decisions searched and those whose choice changed.
+    ``asked``, ``extended`` and ``changed`` count the decisions searched, the close calls given more
+    worlds, and the decisions whose choice changed.
     """
 
     def __init__(self, env: Any, base: Any, worlds: int = 16, window: int | None = None, seed: int | None = None,
-                 base_name: str | None = None):
+                 base_name: str | None = None, more_worlds: int = 0):
         from mythzoo import envs
 
         game = _game(env)
@@ -167,6 +195,8 @@ class EndgameRollouts(BasePolicy):
                                    f"rollouts); {env.unwrapped.env_name} has none: use the search, mcts:N")
         if type(worlds) is not int or not 2 <= worlds <= MAX_WORLDS:
             raise RolloutsRefError(f"worlds must be an int from 2 to {MAX_WORLDS} (a paired standard error needs two), got {worlds!r}")
+        if type(more_worlds) is not int or not 0 <= more_worlds <= MAX_WORLDS:
+            raise RolloutsRefError(f"more_worlds must be an int from 0 to {MAX_WORLDS}, got {more_worlds!r}")
         if window is not None and (type(window) is not int or not 0 <= window <= MAX_WINDOW):
             raise RolloutsRefError(f"window must be None or an int from 0 to {MAX_WINDOW}, got {window!r}")
         if callable(getattr(base, "act_in_env", None)):
@@ -174,15 +204,15 @@ class EndgameRollouts(BasePolicy):
                                    "observations (a checkpoint, a code ref, heuristic or random), not decide from the game")
         points = SEARCH_POINTS[game]
         window = points.default_window if window is None else window
-        self.env, self.base, self.worlds, self.window = env, base, worlds, window
+        self.env, self.base, self.worlds, self.window, self.more_worlds = env, base, worlds, window, more_worlds
         self.search_point = points.at
         self.top_k = points.top_k if callable(getattr(base, "action_probs", None)) else None
         self.solo = envs.spec(env.unwrapped.env_name).kind == "solo"
         label = base_name or getattr(base, "checkpoint_id", None) or getattr(base, "name", None) or type(base).__name__
         # the game's default window is not written, so one policy has one name
-        self.name = RolloutsRef(worlds, None if window == points.default_window else window, "").with_base(str(label))
+        self.name = RolloutsRef(worlds, None if window == points.default_window else window, "", more_worlds).with_base(str(label))
         self.rng = np.random.default_rng(seed)
-        self.asked = self.changed = 0
+        self.asked = self.changed = self.extended = 0
         self._lanes: list[Any] = []  # observer copies, one per rollout: see _observer_lanes
         self._lanes_of: Any = None
 
@@ -228,23 +258,30 @@ class EndgameRollouts(BasePolicy):
             probs = self.base.action_probs(u.observer.observation(s0, seat)[None], mask[None])[0]
             likely = set(np.argsort(-probs, kind="stable")[: self.top_k].tolist()) | {choice}
             legal = [a for a in legal if a in likely]
-        worlds = [rules.resample_hidden(s0, seat, int(x)) for x in self.rng.integers(0, 2**62, size=self.worlds)]
+        shares = self._rollouts(u, s0, seat, legal, self.worlds)
+        best, ahead = _switch(legal, choice, shares)
+        if best == choice and ahead and self.more_worlds:
+            # A close call: some action is ahead of the base's choice, but not by two standard errors.
+            # More worlds for those actions and the choice alone, judged over all the worlds.
+            self.extended += 1
+            keep = [choice] + ahead
+            more = self._rollouts(u, s0, seat, keep, self.more_worlds)
+            shares = np.concatenate([shares[[legal.index(a) for a in keep]], more], axis=1)
+            best, _ = _switch(keep, choice, shares)
+        self.changed += best != choice
+        return best
+
+    def _rollouts(self, u: Any, s0: Any, seat: int, actions: list[int], n: int) -> np.ndarray:
+        """``seat``'s outcomes of each action (rows) in ``n`` fresh sampled worlds (columns), paired."""
+        rules = u.rules
+        worlds = [rules.resample_hidden(s0, seat, int(x)) for x in self.rng.integers(0, 2**62, size=n)]
         states = []
-        for a in legal:
+        for a in actions:
             for w in worlds:
                 s = rules.clone(w)
                 rules.apply(s, a)
                 states.append(s)
-        shares = self.outcomes(u, states, seat).reshape(len(legal), self.worlds)
-        mine = shares[legal.index(choice)]
-        best, best_gain = choice, 0.0
-        for j, a in enumerate(legal):
-            d = shares[j] - mine
-            mean, se = float(d.mean()), float(d.std(ddof=1)) / math.sqrt(self.worlds)
-            if a != choice and mean > 2 * se and mean > best_gain:
-                best, best_gain = a, mean
-        self.changed += best != choice
-        return best
+        return self.outcomes(u, states, seat).reshape(len(actions), n)
 
     def outcomes(self, u: Any, states: list[Any], seat: int) -> np.ndarray:
         """``seat``'s outcome at the end of each state (``u``: the unwrapped env), every state played

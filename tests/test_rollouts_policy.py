@@ -46,10 +46,12 @@ def _champion_registry(tmp_path: Path):
 @pytest.mark.parametrize("ref, want", [("rollouts:16:heuristic", (16, None, "heuristic")), ("rollouts:2:champ:3", (2, None, "champ:3")),
                                        (" rollouts:4:py:pkg.mod:make ", (4, None, "py:pkg.mod:make")),
                                        ("rollouts:8:58420b1021e4", (8, None, "58420b1021e4")),
-                                       ("rollouts:16w3:58420b1021e4", (16, 3, "58420b1021e4")), ("rollouts:4w0:w3:2", (4, 0, "w3:2"))])
-def test_rollouts_names_parse(ref: str, want: tuple[int, int | None, str]) -> None:
+                                       ("rollouts:16w3:58420b1021e4", (16, 3, "58420b1021e4")), ("rollouts:4w0:w3:2", (4, 0, "w3:2")),
+                                       ("rollouts:16+16:67d34159c98a", (16, None, "67d34159c98a", 16)),
+                                       ("rollouts:8+4w3:heuristic", (8, 3, "heuristic", 4))])
+def test_rollouts_names_parse(ref: str, want: tuple) -> None:
     parsed = parse_rollouts_ref(ref)
-    assert parsed == want
+    assert parsed == (want + (0,) if len(want) == 3 else want)
     assert parsed.with_base(parsed.base) == ref.strip()  # no window given, none written
     assert is_rollouts_ref(ref) and not is_baseline(ref) and not is_registry_ref(ref)
 
@@ -91,6 +93,9 @@ def test_a_rollouts_ref_uses_a_registry_only_over_a_checkpoint() -> None:
                                        ("rollouts:16w-1:heuristic", "the window '-1' is not an integer"),
                                        ("rollouts:16w100:heuristic", "the window '100' is not an integer from 0 to 99"),
                                        ("rollouts:w3:heuristic", "the worlds '' are not an integer"),
+                                       ("rollouts:16+:heuristic", "the more worlds '' are not an integer from 1"),
+                                       ("rollouts:16+0:heuristic", "the more worlds '0' are not an integer from 1"),
+                                       ("rollouts:+4:heuristic", "the worlds '' are not an integer"),
                                        ("rollouts:4:mcts:5", "its base must act from observations"),
                                        ("rollouts:4:rollouts:4:heuristic", "its base must act from observations")])
 def test_bad_rollouts_refs_are_one_line_errors_everywhere(ref: str, says: str) -> None:
@@ -356,6 +361,54 @@ def test_innkeeper_rollouts_choose_by_paired_worth() -> None:
         if len(checked) >= 6:
             break
     assert len(checked) >= 6
+
+
+def test_a_close_call_gets_more_worlds_and_is_decided_over_all_of_them() -> None:
+    """``rollouts:W+M``: where no action beats the base's choice by two standard errors but some
+    are ahead of it, ``M`` more worlds (the generator's next draws) are rolled out for those actions
+    and the choice, and the same rule decides over all ``W + M`` worlds; elsewhere it decides as
+    ``rollouts:W`` does."""
+    import math
+
+    worlds, more, kinds = 4, 4, []
+
+    def rule(gain: dict, n: int, base: int, legal: list[int]) -> int:
+        past = {a: d.mean() for a, d in gain.items() if d.mean() > 2 * d.std(ddof=1) / math.sqrt(n)}
+        return max(past, key=lambda a: (past[a], -legal.index(a))) if past else base
+
+    for seed in range(12):
+        def decide(env, agent, obs, seed=seed):
+            u, mask = env.unwrapped, obs["action_mask"]
+            h = load_policy("heuristic", env, seed=seed)
+            searcher = EndgameRollouts(env, h, worlds, seed=seed, more_worlds=more)
+            if not searcher.in_endgame(u.state_) or mask.sum() < 2:
+                return None
+            s0 = u.state_
+            chosen = searcher.act_in_env(env, agent)
+            rng = np.random.default_rng(seed)
+            sampled = [u.rules.resample_hidden(s0, 0, int(x)) for x in rng.integers(0, 2**62, size=worlds)]
+            legal = [int(a) for a in np.flatnonzero(mask)]
+            worth = {a: _worth_after(u, s0, a, sampled, h) for a in legal}
+            base = h.act(obs["observation"], mask)
+            gain = {a: worth[a] - worth[base] for a in legal if a != base}
+            first = rule(gain, worlds, base, legal)
+            ahead = [a for a in legal if a != base and gain[a].mean() > 0]
+            if first != base or not ahead:
+                assert chosen == first and searcher.extended == 0
+                kinds.append("decided")
+                return chosen
+            extra = [u.rules.resample_hidden(s0, 0, int(x)) for x in rng.integers(0, 2**62, size=more)]
+            keep = [base] + ahead
+            worth = {a: np.concatenate([worth[a], _worth_after(u, s0, a, extra, h)]) for a in keep}
+            assert searcher.extended == 1
+            assert chosen == rule({a: worth[a] - worth[base] for a in ahead}, worlds + more, base, keep)
+            kinds.append("switched after more" if chosen != base else "kept after more")
+            return chosen
+
+        _campaign(seed, decide)
+        if {"decided", "kept after more", "switched after more"} <= set(kinds) and len(kinds) >= 8:
+            break
+    assert {"decided", "kept after more"} <= set(kinds), kinds
 
 
 def test_innkeeper_rollouts_roll_out_the_network_s_three_likeliest_actions() -> None:
