@@ -29,15 +29,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from mythzoo.threads import one_blas_thread_here
-
-# Before numpy loads: a command that plays in its own process (``eval`` with one worker, ``play``
-# against a search) makes small numpy matrix products, several times faster on one BLAS thread
-# (mythzoo/threads.py). A count the user set is kept.
-one_blas_thread_here(("OPENBLAS_NUM_THREADS",))
-
-import numpy as np  # noqa: E402
-from mythzoo import __version__  # noqa: E402
+import numpy as np
+from mythzoo import __version__
 
 DEMO_GAMES = 750
 

@@ -22,13 +22,11 @@ __all__ = ["BLAS_THREAD_VARS", "one_blas_thread_here", "one_blas_thread_in_worke
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def one_blas_thread_here(variables: tuple[str, ...] = BLAS_THREAD_VARS) -> bool:
+def one_blas_thread_here() -> bool:
     """This process loads BLAS with one thread, unless the environment already says how many: for a
     script whose own process searches (``--jobs 1``). It must run before numpy is first imported;
-    the return says whether it did (False: numpy was loaded already, and keeps its threads).
-    ``variables``: which thread counts to set (the command line sets numpy's OpenBLAS alone, and
-    leaves torch's OpenMP threads to the trainer, which sets its own)."""
-    for var in variables:
+    the return says whether it did (False: numpy was loaded already, and keeps its threads)."""
+    for var in BLAS_THREAD_VARS:
         os.environ.setdefault(var, "1")
     return "numpy" not in sys.modules
 

@@ -98,21 +98,3 @@ def test_one_blas_thread_here_says_whether_it_came_before_numpy() -> None:
     env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARS}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60).stdout
     assert out.split() == ["True", "False", "1"]
-
-
-def test_the_command_line_loads_numpy_with_one_openblas_thread() -> None:
-    """``mythzoo eval`` with one worker and ``mythzoo play`` run their games (a search among them)
-    in the command's own process: numpy's OpenBLAS loads there with one thread, torch's OpenMP
-    threads are left to the trainer, and a count the user set is kept."""
-    import subprocess
-    import sys
-
-    spy = _SPY.replace("runpy.run_path(sys.argv[0], run_name=\"__main__\")", "runpy.run_module('mythzoo', run_name='__main__')")
-    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARS}
-    run = subprocess.run([sys.executable, "-c", spy + "\nprint('OMP', os.environ.get('OMP_NUM_THREADS'))", "mythzoo", "envs"],
-                         env=env, capture_output=True, text=True, timeout=120)
-    assert "numpy loads with OPENBLAS_NUM_THREADS=1\n" in run.stdout, run.stdout + run.stderr
-    assert "OMP None" in run.stdout and "mythic_baths" in run.stdout
-    env["OPENBLAS_NUM_THREADS"] = "3"
-    run = subprocess.run([sys.executable, "-c", spy, "mythzoo", "envs"], env=env, capture_output=True, text=True, timeout=120)
-    assert "numpy loads with OPENBLAS_NUM_THREADS=3\n" in run.stdout, run.stdout + run.stderr
