@@ -19,8 +19,9 @@ from pathlib import Path
 from mythzoo.threads import one_blas_thread_here  # loads no numpy
 
 # One BLAS thread, set before numpy loads: with --jobs 1 the campaigns (a search over a network
-# among them) run in this process, and its small matrix products go several times faster so
-# (mythzoo/threads.py). With --jobs N the spawned workers get one thread each anyway.
+# among them) run in this process, on one core as asked; numpy's default threads took a second
+# core for a sixth less wall time, and beside other work spun against it (mythzoo/threads.py).
+# With --jobs N the spawned workers get one thread each anyway.
 one_blas_thread_here()
 
 GAMES = ("mythic_baths", "mythsgate", "mythwind_innkeeper")

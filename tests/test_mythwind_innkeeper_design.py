@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -238,18 +239,32 @@ def test_profile_gives_net_coins_and_the_ratio_to_the_heuristic(capsys) -> None:
     assert "| ratio to the heuristic's, net coins; worth | - | 1.000x; 1.000x |" in out
 
 
-def test_the_published_search_profile_is_read_back_by_its_documented_command(monkeypatch, capsys, tmp_path) -> None:
-    """``docs/results.md`` profiles the search over the champion from a committed ``--json`` file:
-    its documented command, given a copy of that file, reads the campaigns back (none replayed),
-    and the paired difference it prints is the file's."""
+_PROFILE_COMMAND = re.compile(r"python benchmarks/design_report\.py mythwind_innkeeper (--campaigns (\d+) --seed 0 --configs heuristic "
+                              r"--policy (\S+) --jobs 2 --json (docs/results_mythwind_innkeeper_\w+\.jsonl))")
+
+
+def _published_profiles() -> list[tuple[str, ...]]:
+    return sorted(set(_PROFILE_COMMAND.findall((ROOT / "docs" / "results.md").read_text())))
+
+
+def test_the_results_page_publishes_the_search_profiles() -> None:
+    files = {f for *_, f in _published_profiles()}
+    assert {"docs/results_mythwind_innkeeper_search_profile.jsonl", "docs/results_mythwind_innkeeper_close_calls_profile.jsonl"} <= files
+
+
+@pytest.mark.parametrize("published", _published_profiles(), ids=lambda p: p[3].split("/")[-1])
+def test_a_published_search_profile_is_read_back_by_its_documented_command(published, monkeypatch, capsys, tmp_path) -> None:
+    """``docs/results.md`` profiles searches over the champion from committed ``--json`` files: each
+    documented command, given a copy of its file, reads the campaigns back (none replayed), the
+    file holds every campaign the command names, and the paired difference printed is the file's."""
     import json
     import shutil
 
-    doc = (ROOT / "docs" / "results.md").read_text()
-    path = ROOT / "docs" / "results_mythwind_innkeeper_search_profile.jsonl"
-    command = re.search(r"python benchmarks/design_report\.py mythwind_innkeeper (--campaigns 1000 --seed 0 --configs heuristic "
-                        r"--policy (\S+) --jobs 2 --json docs/results_mythwind_innkeeper_search_profile\.jsonl)", doc)
-    assert command, "the command is on the page"
+    argv_text, campaigns, policy, file = published
+    path = ROOT / file
+    rows = [json.loads(x) for x in path.read_text().splitlines()[1:]]
+    worth = {(r["config"], r["seed"]): r["result"]["coins"] for r in rows}
+    assert all((c, s) in worth for c in ("heuristic", "policy") for s in range(int(campaigns))), "every campaign named is kept"
     copy = tmp_path / path.name
     shutil.copy(path, copy)
     mod = _module()
@@ -258,15 +273,13 @@ def test_the_published_search_profile_is_read_back_by_its_documented_command(mon
         raise AssertionError(f"replayed {config} {seed}")
 
     monkeypatch.setattr(mod, "play", refuse)
-    argv = command.group(1).split()
+    argv = argv_text.split()
     argv[argv.index("--campaigns") + 1] = "5"
-    argv[argv.index("--policy") + 1] = command.group(2).replace("checkpoints/", f"{ROOT / 'checkpoints'}/")
+    argv[argv.index("--policy") + 1] = policy.replace("checkpoints/", f"{ROOT / 'checkpoints'}/")
     argv[argv.index("--json") + 1] = str(copy)
     argv[argv.index("--jobs") + 1] = "1"
     assert mod.main(argv) == 0
     out = capsys.readouterr().out
-    rows = [json.loads(x) for x in path.read_text().splitlines()[1:]]
-    worth = {(r["config"], r["seed"]): r["result"]["coins"] for r in rows}
     d = np.array([worth[("policy", s)] - worth[("heuristic", s)] for s in range(5)], dtype=float)
     m, lo, hi = mod.mean_ci(d)
     assert f"| minus the heuristic's, paired | - | {m:+.1f} [{lo:+.1f}, {hi:+.1f}] |" in out
