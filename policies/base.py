@@ -76,6 +76,24 @@ def check_mask(action_mask: np.ndarray) -> None:
         raise ValueError("action mask has no legal action (is this agent to move?)")
 
 
+def live_env_agent(name: str, env: Any, observation: np.ndarray, action_mask: np.ndarray, agent: str | None) -> str:
+    """The agent to move in ``env``, once the (observation, mask) a caller passed are shown to be that
+    agent's in ``env`` now. A search policy decides from the live game it was built with (it clones the
+    state, not the observation), so a caller that passes anything else gets an error, not a wrong move."""
+    u = env.unwrapped
+    if u.state_ is None or not u.agents:
+        raise RuntimeError(f"{name} decides from the game it plays: its env has no game under way")
+    agent = agent if agent is not None else u.agent_selection
+    if agent != u.agent_selection:
+        raise RuntimeError(f"{name} was asked for {agent!r}, but {u.agent_selection!r} is to move in its env")
+    mask = np.asarray(action_mask)
+    if mask.shape != (u.action_space(agent).n,) or np.flatnonzero(mask).tolist() != list(u.rules.legal_actions(u.state_)) \
+            or not np.array_equal(np.asarray(observation, dtype=np.float32), u.observer.observation(u.state_, u._seat[agent])):
+        raise RuntimeError(f"{name} decides from the game it plays: this observation is not its env's "
+                           "(play it through mythzoo's game loops, which pass the live env)")
+    return agent
+
+
 class BasePolicy:
     """Implements ``act`` through ``act_batch`` (or the reverse); subclasses override one."""
 

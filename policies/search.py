@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from mythzoo.policies.base import BasePolicy
+from mythzoo.policies.base import BasePolicy, live_env_agent
 
 __all__ = ["SEARCH_PREFIXES", "SearchPolicy", "SearchRefError", "is_search_ref", "parse_search_ref"]
 
@@ -123,19 +123,7 @@ class SearchPolicy(BasePolicy):
     # ------------------------------------------------------------ acting
     def act(self, observation: np.ndarray, action_mask: np.ndarray, agent: str | None = None) -> int:
         """The search's action in the env this policy was built with (its agent to move)."""
-        u = self.env.unwrapped
-        if u.state_ is None or not u.agents:
-            raise RuntimeError(f"{self.name} decides from the game it plays: its env has no game under way")
-        agent = agent if agent is not None else u.agent_selection
-        if agent != u.agent_selection:
-            raise RuntimeError(f"{self.name} was asked for {agent!r}, but {u.agent_selection!r} is to move in its env")
-        mask = np.asarray(action_mask)
-        legal = u.rules.legal_actions(u.state_)
-        if mask.shape != (u.action_space(agent).n,) or np.flatnonzero(mask).tolist() != list(legal) \
-                or not np.array_equal(np.asarray(observation, dtype=np.float32), u.observer.observation(u.state_, u._seat[agent])):
-            raise RuntimeError(f"{self.name} decides from the game it plays: this observation is not its env's "
-                               "(play it through mythzoo's game loops, which pass the live env)")
-        return self.act_in_env(self.env, agent)
+        return self.act_in_env(self.env, live_env_agent(self.name, self.env, observation, action_mask, agent))
 
     def act_in_env(self, env: Any, agent: str) -> int:
         """The search's action for ``agent`` (to move) in ``env``, from ``budget`` simulations."""

@@ -158,6 +158,23 @@ def test_act_needs_its_own_env() -> None:
         p.act(o2["observation"], o2["action_mask"], env.agent_selection)
 
 
+@pytest.mark.parametrize("ref", ["mcts:3", "rollouts:2:heuristic"])
+def test_search_policies_refuse_a_seat_not_to_move_and_a_finished_game(ref: str) -> None:
+    """Both search policies decide from their live env (``policies.base.live_env_agent``): asked for
+    another seat than the one to move, or after the game ended, they raise instead of guessing."""
+    env = _midgame("mythic_baths", {}, 3, 6)
+    p = load_policy(ref, env, seed=0)
+    obs = env.observe(env.agent_selection)
+    other = next(a for a in env.agents if a != env.agent_selection)
+    with pytest.raises(RuntimeError, match=f"asked for '{other}', but '{env.agent_selection}' is to move"):
+        p.act(obs["observation"], obs["action_mask"], other)
+    while env.agents:
+        env.step(None if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
+                 else int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    with pytest.raises(RuntimeError, match="no game under way"):
+        p.act(obs["observation"], obs["action_mask"], None)
+
+
 def test_search_beats_random_in_mythsgate_as_the_invoker() -> None:
     """A clear margin with a tiny budget: random invokers win 17% of 60 games against random heroes,
     the search's (8 simulations) at least 4 of 5."""
