@@ -387,9 +387,10 @@ def add_replay_parser(subparsers: Any) -> None:
     p.set_defaults(func=cmd_replay)
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    """Replay one record; exit 1 if it does not replay."""
-    from mythzoo.evaluation import ReplayError, load_records, replay
+def record_from_args(args: argparse.Namespace) -> Any:
+    """The game record ``args.record`` names at index ``args.game``, checked against ``args.seat``
+    (``replay`` and ``view`` read a record the same way); bad input is a usage error."""
+    from mythzoo.evaluation import load_records
 
     try:
         records = load_records(args.record)
@@ -402,6 +403,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = records[args.game]
     if args.seat is not None and args.seat >= record.num_players:
         raise _usage_error(f"--seat {args.seat}: the game has {record.num_players} seats")
+    return record
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay one record; exit 1 if it does not replay."""
+    from mythzoo.evaluation import ReplayError, replay
+
+    record = record_from_args(args)
     labels = [printable(x) for x in (record.labels or record.refs)]  # text from a file, printed escaped
     print(f"replay: {ascii(record.env)[1:-1]} {ascii(record.env_kwargs)}, seed {record.seed}, {record.decisions} decisions; "
           + ", ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)), flush=True)

@@ -51,28 +51,18 @@ def add_view_parser(subparsers: Any) -> None:
 
 def make_session(args: argparse.Namespace) -> Any:
     """The session ``args`` ask for: a replay of a record or a live game; usage errors say what to fix."""
-    from mythzoo.training.eval_cli import _env_arg, _usage_error, check_output_path, env_kwargs_from, resolve_env
+    from mythzoo.training.eval_cli import _env_arg, _usage_error, check_output_path, env_kwargs_from, record_from_args, resolve_env
     from mythzoo.viewer import LiveSession, ReplaySession, ViewerError
 
     if (args.record is None) == (args.play is None):
         raise _usage_error("give a game record file to view, or --play ENV to play (not both)")
     if args.play is None:
-        from mythzoo.evaluation import ReplayError, load_records
+        from mythzoo.evaluation import ReplayError
 
         for name in ("vs", "role", "seed", "save", "env_arg"):
             if getattr(args, name):
                 raise _usage_error(f"--{name.replace('_', '-')} goes with --play, not with a record")
-        try:
-            records = load_records(args.record)
-        except (OSError, ValueError, TypeError) as e:
-            raise _usage_error(f"cannot read game records from {args.record}: {getattr(e, 'strerror', None) or e}") from None
-        if not records:
-            raise _usage_error(f"{args.record} holds no game records")
-        if args.game >= len(records):
-            raise _usage_error(f"--game {args.game}: {args.record} holds {len(records)} game{'s' if len(records) > 1 else ''} (0-{len(records) - 1})")
-        record = records[args.game]
-        if args.seat is not None and args.seat >= record.num_players:
-            raise _usage_error(f"--seat {args.seat}: the game has {record.num_players} seats")
+        record = record_from_args(args)
         try:
             return ReplaySession(record)
         except ReplayError as e:
