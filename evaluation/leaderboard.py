@@ -459,17 +459,22 @@ def to_json(boards: Sequence[Board], meta: dict[str, Any]) -> str:
     return json.dumps(data, indent=1) + "\n"
 
 
+def _read_json(path: str | Path, what: str) -> Any:
+    """The JSON in ``path`` (a ``what``: "board file", ...); :class:`LeaderboardError` (one line) when it
+    is missing, unreadable or not JSON."""
+    try:
+        return json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise LeaderboardError(f"no {what} at {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise LeaderboardError(f"cannot read the {what} {path}: {getattr(e, 'strerror', None) or e}") from None
+    except json.JSONDecodeError as e:
+        raise LeaderboardError(f"the {what} {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+
+
 def load_board_file(path: str | Path) -> tuple[dict[str, Any], list[Board]]:
     """``(meta, boards)`` of a board file; :class:`LeaderboardError` (one line) when it is missing or corrupt."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text())
-    except FileNotFoundError:
-        raise LeaderboardError(f"no board file at {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise LeaderboardError(f"cannot read the board file {path}: {getattr(e, 'strerror', None) or e}") from None
-    except json.JSONDecodeError as e:
-        raise LeaderboardError(f"the board file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    data = _read_json(path, "board file")
     if not isinstance(data, dict) or data.get("format") != LEADERBOARD_FORMAT:
         raise LeaderboardError(f"{path} is not a mythzoo leaderboard file (format {LEADERBOARD_FORMAT!r})")
     try:
@@ -623,15 +628,7 @@ EXPLOIT_FORMAT = "mythzoo-exploitability/1"
 def load_exploitability(path: str | Path) -> list[dict[str, Any]]:
     """The entries of an exploitability file (``mythzoo exploit --json``); :class:`LeaderboardError`
     (one line) when it is missing, not one, or an entry lacks a figure the page shows."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text())
-    except FileNotFoundError:
-        raise LeaderboardError(f"no exploitability file at {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise LeaderboardError(f"cannot read the exploitability file {path}: {getattr(e, 'strerror', None) or e}") from None
-    except json.JSONDecodeError as e:
-        raise LeaderboardError(f"the exploitability file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    data = _read_json(path, "exploitability file")
     if not isinstance(data, dict) or data.get("format") != EXPLOIT_FORMAT or not isinstance(data.get("entries"), list):
         raise LeaderboardError(f"{path} is not a mythzoo exploitability file (format {EXPLOIT_FORMAT!r})")
     try:
