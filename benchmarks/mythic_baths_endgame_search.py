@@ -24,6 +24,9 @@ paired difference with its Student-t interval.
     python benchmarks/mythic_baths_endgame_search.py --games 100 --seed 100000 --worlds 16 --jobs 2
 
 (``--players 3`` or ``4`` for the larger tables; each seed is then played from every seat.
+``--more-worlds M`` gives a close call ``M`` more worlds, as ``rollouts:W+M:REF`` does. ``--json``
+keeps each seed's row as it ends, and a run over the same file with the same setting reads those
+seeds back and plays only the rest, so a long run can stop and go on.
 ``--from-json A.json B.json`` prints the summary of runs on disjoint seeds together, playing nothing.)
 
 (at 16 worlds about 5 s a seed on one core at two players, both ways, and 20 s at four; about 0.1 s per
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -68,7 +72,7 @@ def _network(env: Any, checkpoint: Path) -> Any:
         return load_policy(info.id, env, registry=reg)
 
 
-def play(seed: int, worlds: int, window: int, checkpoint: str, players: int = 2) -> dict[str, Any]:
+def play(seed: int, worlds: int, window: int, checkpoint: str, players: int = 2, more_worlds: int = 0) -> dict[str, Any]:
     """Seed ``seed`` from each seat, the network alone and with endgame rollouts: win shares."""
     from mythzoo.envs import make
     from mythzoo.policies.mythic_baths_heuristic import MythicBathsHeuristic
@@ -76,7 +80,7 @@ def play(seed: int, worlds: int, window: int, checkpoint: str, players: int = 2)
     env = make("mythic_baths", num_players=players)
     env.reset(seed=seed)
     net = _network(env, Path(checkpoint))
-    row: dict[str, Any] = {"seed": seed, "network": [], "search": [], "asked": 0, "changed": 0}
+    row: dict[str, Any] = {"seed": seed, "network": [], "search": [], "asked": 0, "changed": 0, "extended": 0}
     t0 = time.perf_counter()
     u = env.unwrapped
     for mode in ("network", "search"):
@@ -84,7 +88,7 @@ def play(seed: int, worlds: int, window: int, checkpoint: str, players: int = 2)
             env.reset(seed=seed)
             me = env.possible_agents[seat]
             heuristic = MythicBathsHeuristic(env, seed)
-            searcher = EndgameRollouts(env, net, worlds, window, seed + 7) if mode == "search" else None
+            searcher = EndgameRollouts(env, net, worlds, window, seed + 7, more_worlds=more_worlds) if mode == "search" else None
             for agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
                 if term or trunc:
@@ -101,6 +105,7 @@ def play(seed: int, worlds: int, window: int, checkpoint: str, players: int = 2)
             if searcher:
                 row["asked"] += searcher.asked
                 row["changed"] += searcher.changed
+                row["extended"] += searcher.extended
     row["seconds"] = round(time.perf_counter() - t0, 1)
     return row
 
@@ -109,7 +114,7 @@ def _play_star(args: tuple) -> dict[str, Any]:
     return play(*args)
 
 
-def summary(rows: list[dict[str, Any]], players: int, worlds: int, window: int) -> list[str]:
+def summary(rows: list[dict[str, Any]], players: int, worlds: int, window: int, more_worlds: int = 0) -> list[str]:
     """The report's lines for per-seed ``rows``: both win rates with Wilson intervals, the paired difference."""
     from mythzoo.evaluation.stats import wilson_interval
 
@@ -119,12 +124,29 @@ def summary(rows: list[dict[str, Any]], players: int, worlds: int, window: int) 
     lo_n, hi_n = wilson_interval(float(net.sum()), n)
     lo_s, hi_s = wilson_interval(float(srch.sum()), n)
     dm, dlo, dhi = t_interval(srch - net)
-    return [f"{n} games each way ({len(rows)} seeds, every seat), {players} players, {worlds} worlds per endgame decision, window {window}",
+    more = f" (+{more_worlds} for a close call)" if more_worlds else ""
+    return [f"{n} games each way ({len(rows)} seeds, every seat), {players} players, {worlds} worlds per endgame decision{more}, window {window}",
             f"network alone: {net.mean():.3f} [{lo_n:.3f}, {hi_n:.3f}] against the heuristic",
             f"with endgame search: {srch.mean():.3f} [{lo_s:.3f}, {hi_s:.3f}]",
             f"search minus network, paired: {dm:+.3f} [{dlo:+.3f}, {dhi:+.3f}]; games better / worse: "
             f"{int((srch > net).sum())} / {int((srch < net).sum())}; endgame choices changed per game "
             f"{sum(r['changed'] for r in rows) / n:.2f} of {sum(r['asked'] for r in rows) / n:.1f}"]
+
+
+def _setting(run: dict[str, Any]) -> tuple:
+    """What a run's games depend on besides the seed: (players, worlds, window, more worlds); files
+    written before ``--more-worlds`` existed hold none (0)."""
+    return run.get("players"), run.get("worlds"), run.get("window"), run.get("more_worlds", 0)
+
+
+def _write_json(path: str, setting: tuple, rows: list[dict[str, Any]]) -> None:
+    """The run's file, replaced whole (a stop mid-write leaves the previous one), rows in seed order."""
+    players, worlds, window, more_worlds = setting
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        json.dump({"players": players, "worlds": worlds, "window": window, "more_worlds": more_worlds,
+                   "rows": sorted(rows, key=lambda r: r["seed"])}, f, indent=1)
+    os.replace(tmp, path)
 
 
 def _from_json(paths: list[str]) -> int:
@@ -136,17 +158,17 @@ def _from_json(paths: list[str]) -> int:
         except (OSError, ValueError) as e:
             print(f"error: cannot read {path}: {' '.join(str(e).split())}", file=sys.stderr)
             return 2
-    setting = {(r.get("players"), r.get("worlds"), r.get("window")) for r in runs}
+    setting = {_setting(r) for r in runs}
     if len(setting) != 1:
-        print(f"error: the files were run with different players, worlds or window: {sorted(setting, key=str)}", file=sys.stderr)
+        print(f"error: the files were run with different players, worlds, more worlds or window: {sorted(setting, key=str)}", file=sys.stderr)
         return 2
     rows = [row for r in runs for row in r["rows"]]
     seeds = [row["seed"] for row in rows]
     if len(set(seeds)) != len(seeds):
         print("error: a seed is in more than one file (each game would count twice)", file=sys.stderr)
         return 2
-    players, worlds, window = setting.pop()
-    print("\n".join(summary(rows, players, worlds, window)))
+    players, worlds, window, more_worlds = setting.pop()
+    print("\n".join(summary(rows, players, worlds, window, more_worlds)))
     return 0
 
 
@@ -156,33 +178,59 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=100000, help="first seed")
     ap.add_argument("--worlds", type=int, default=16, help="sampled worlds per endgame decision (at least 2)")
     ap.add_argument("--window", type=int, default=2, help="the endgame begins this many treatments before the last round")
+    ap.add_argument("--more-worlds", type=int, default=0,
+                    help="worlds added to a close call (some action ahead of the network's choice, none past two "
+                         "standard errors), as rollouts:W+M:REF does; default 0")
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5), help="players at the table (the network takes one seat)")
     ap.add_argument("--checkpoint", default=str(CHAMPION), help="a registry export of a mythic_baths_v1 policy")
     ap.add_argument("--jobs", type=int, default=1, help="processes")
-    ap.add_argument("--json", default=None, help="write the per-seed rows here")
+    ap.add_argument("--json", default=None,
+                    help="keep the per-seed rows here, written as each seed ends; seeds already in the file (same "
+                         "setting) are read back, not played again")
     ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
                     help="play nothing: print the summary of these --json files together (disjoint seeds, one setting)")
     args = ap.parse_args(argv)
     if args.from_json:
         return _from_json(args.from_json)
-    if args.games < 1 or args.worlds < 2 or args.jobs < 1 or args.window < 0:
-        print("error: --games and --jobs must be at least 1, --worlds at least 2, --window at least 0", file=sys.stderr)
+    if args.games < 1 or args.worlds < 2 or args.jobs < 1 or args.window < 0 or args.more_worlds < 0:
+        print("error: --games and --jobs must be at least 1, --worlds at least 2, --window and --more-worlds at least 0", file=sys.stderr)
         return 2
     if not Path(args.checkpoint).is_file():
         print(f"error: no checkpoint archive at {args.checkpoint}", file=sys.stderr)
         return 2
-    work = [(s, args.worlds, args.window, args.checkpoint, args.players) for s in range(args.seed, args.seed + args.games)]
-    rows = []
-    with Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+    setting = (args.players, args.worlds, args.window, args.more_worlds)
+    kept: list[dict[str, Any]] = []  # the --json file's rows, every seed (those outside this run's range stay in it)
+    if args.json and Path(args.json).exists():
+        try:
+            run = json.loads(Path(args.json).read_text())
+            kept = list(run["rows"])
+            known = {int(r["seed"]) for r in kept}
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"error: cannot read {args.json}: {' '.join(str(e).split())}", file=sys.stderr)
+            return 2
+        if _setting(run) != setting:
+            print(f"error: {args.json} holds a run with players, worlds, window, more worlds {_setting(run)}, "
+                  f"not {setting}: name another --json file", file=sys.stderr)
+            return 2
+        if len(known) != len(kept):
+            print(f"error: {args.json} holds a seed twice", file=sys.stderr)
+            return 2
+    seeds = range(args.seed, args.seed + args.games)
+    done = {int(r["seed"]) for r in kept}
+    rows = [r for r in kept if r["seed"] in seeds]
+    if rows:
+        print(f"{len(rows)} of {args.games} seeds read back from {args.json}", flush=True)
+    work = [(s, args.worlds, args.window, args.checkpoint, args.players, args.more_worlds) for s in seeds if s not in done]
+    with Pool(args.jobs) if args.jobs > 1 and work else _Serial() as pool:
         for row in pool.imap(_play_star, work):
             rows.append(row)
+            kept.append(row)
+            if args.json:
+                _write_json(args.json, setting, kept)
             print(f"seed {row['seed']}: network {row['network']}, with endgame search {row['search']} "
                   f"({row['changed']} of {row['asked']} endgame choices changed), {row['seconds']} s", flush=True)
     print()
-    print("\n".join(summary(rows, args.players, args.worlds, args.window)))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"players": args.players, "worlds": args.worlds, "window": args.window, "rows": rows}, f, indent=1)
+    print("\n".join(summary(sorted(rows, key=lambda r: r["seed"]), *setting)))
     return 0
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -161,7 +162,71 @@ def test_runs_on_disjoint_seeds_are_summed_and_overlaps_refused(tmp_path: Path) 
     assert out.stdout.splitlines()[0].startswith("8 games each way (4 seeds, every seat), 2 players, 16 worlds")
     assert "network alone: 0.500" in out.stdout and "with endgame search: 0.750" in out.stdout
     assert "games better / worse: 2 / 0" in out.stdout
-    for files, says in (([a, a], "a seed is in more than one file"), ([a, c], "different players, worlds or window"),
+    for files, says in (([a, a], "a seed is in more than one file"), ([a, c], "different players, worlds, more worlds or window"),
                         ([tmp_path / "none.json"], "cannot read")):
         out = subprocess.run([sys.executable, script, "--from-json", *map(str, files)], capture_output=True, text=True, timeout=120)
         assert out.returncode == 2 and out.stdout == "" and says in out.stderr and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_a_json_run_keeps_each_seed_and_goes_on_from_the_seeds_it_holds(tmp_path: Path, monkeypatch) -> None:
+    """``--json`` is written as each seed ends; a second run with the same setting plays only the seeds
+    it lacks (rows of other seeds stay); another setting is refused with one line, the file unchanged."""
+    import json
+
+    mod = _module()
+    played: list[tuple] = []
+
+    def fake_play(seed, worlds, window, checkpoint, players=2, more_worlds=0):
+        played.append((seed, worlds, window, players, more_worlds))
+        return {"seed": seed, "network": [0.0] * players, "search": [1.0] * players, "asked": 4, "changed": 1,
+                "extended": 2, "seconds": 0.1}
+
+    monkeypatch.setattr(mod, "play", fake_play)
+    out = tmp_path / "run.json"
+    kept = {"seed": 99, "network": [1.0, 1.0], "search": [1.0, 1.0], "asked": 3, "changed": 0, "extended": 0, "seconds": 2.0}
+    out.write_text(json.dumps({"players": 2, "worlds": 4, "window": 1, "more_worlds": 2, "rows": [kept]}))
+    common = ["--worlds", "4", "--window", "1", "--more-worlds", "2", "--json", str(out)]
+    assert mod.main(["--games", "2", "--seed", "5", *common]) == 0
+    assert played == [(5, 4, 1, 2, 2), (6, 4, 1, 2, 2)]
+    assert mod.main(["--games", "3", "--seed", "5", *common]) == 0
+    assert [p[0] for p in played] == [5, 6, 7]  # seeds 5 and 6 read back, not played again
+    run = json.loads(out.read_text())
+    assert [r["seed"] for r in run["rows"]] == [5, 6, 7, 99] and run["rows"][-1] == kept and run["more_worlds"] == 2
+    before = out.read_text()
+    out_err = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mythic_baths_endgame_search.py"),
+                              "--games", "1", "--seed", "5", "--worlds", "8", "--window", "1", "--json", str(out)],
+                             capture_output=True, text=True, timeout=120)
+    assert out_err.returncode == 2 and out_err.stdout == "" and out_err.stderr.count("\n") == 1
+    assert "holds a run with players, worlds, window, more worlds (2, 4, 1, 2), not (2, 8, 1, 0)" in out_err.stderr
+    assert out.read_text() == before
+
+
+def _documented_runs() -> list[list[str]]:
+    import re
+    import shlex
+
+    text = (ROOT / "docs" / "results.md").read_text()
+    cmds = re.findall(r"^python benchmarks/mythic_baths_endgame_search\.py (.*--json .*)$", text, re.M)
+    return [shlex.split(c) for c in cmds]
+
+
+@pytest.mark.parametrize("argv", _documented_runs(), ids=lambda a: a[a.index("--json") + 1].rsplit("/", 1)[-1])
+def test_every_documented_run_reads_back_from_its_file_and_gives_the_published_rates(argv: list[str], monkeypatch,
+                                                                                     capsys) -> None:
+    """docs/results.md's commands, run again, play nothing (their committed --json file holds every seed
+    they name) and print the win rates the page publishes."""
+    import re
+
+    mod = _module()
+
+    def no_play(*a, **k):
+        raise AssertionError(f"seed {a[0]} is missing from the committed file")
+
+    monkeypatch.setattr(mod, "play", no_play)
+    argv = [str(ROOT / a) if a.startswith("docs/") else a for a in argv]
+    assert mod.main(argv) == 0
+    out = capsys.readouterr().out
+    page = (ROOT / "docs" / "results.md").read_text()
+    for what in ("network alone", "with endgame search"):
+        rate = float(re.search(rf"{what}: ([0-9.]+) ", out).group(1))
+        assert f"{100 * rate:.1f}%" in page, (what, rate)
