@@ -57,7 +57,7 @@ demo: $(VENV)/.installed-train
 test: test-main test-stacks test-browser
 
 test-main: $(VENV)/.installed-dev
-	$(VPY) -m pytest -q -n 2 -m "not browser"
+	$(VPY) -m pytest -q -n 2 -m "not browser" --durations=25
 
 # The browser tests (tests/browser/): headless Chromium and its driver from Debian's packages (apt,
 # as root or through sudo; nothing downloads a browser of its own), driven by Selenium (the browser
