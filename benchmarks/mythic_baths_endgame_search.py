@@ -27,7 +27,9 @@ paired difference with its Student-t interval.
 ``--more-worlds M`` gives a close call ``M`` more worlds, as ``rollouts:W+M:REF`` does. ``--json``
 keeps each seed's row as it ends, and a run over the same file with the same setting reads those
 seeds back and plays only the rest, so a long run can stop and go on.
-``--from-json A.json B.json`` prints the summary of runs on disjoint seeds together, playing nothing.)
+``--from-json A.json B.json`` prints the summary of runs on disjoint seeds together, playing nothing.
+``--paired A.json --against B.json`` compares two settings' search game by game over the seeds both
+sides hold, playing nothing: for example window 3 with and without more worlds for close calls.)
 
 (at 16 worlds about 5 s a seed on one core at two players, both ways, and 20 s at four; about 0.1 s per
 endgame decision at two players, 0.2 s at three and four.)
@@ -149,26 +151,91 @@ def _write_json(path: str, setting: tuple, rows: list[dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-def _from_json(paths: list[str]) -> int:
-    """Print the summary of runs written by ``--json`` together (one table size, worlds and window; no seed twice)."""
+def _read_runs(paths: list[str]) -> list[dict[str, Any]] | None:
+    """The ``--json`` files' contents, or None after a one-line error naming the file that fails."""
     runs = []
     for path in paths:
         try:
-            runs.append(json.loads(Path(path).read_text()))
+            run = json.loads(Path(path).read_text())
+            if not isinstance(run, dict) or not isinstance(run.get("rows"), list):
+                raise ValueError("not a --json file of this script (no rows)")
+            runs.append(run)
         except (OSError, ValueError) as e:
             print(f"error: cannot read {path}: {' '.join(str(e).split())}", file=sys.stderr)
-            return 2
+            return None
+    return runs
+
+
+def _pool(paths: list[str]) -> tuple[tuple, list[dict[str, Any]]] | None:
+    """The rows of ``--json`` files run with one setting on disjoint seeds, pooled, with that setting;
+    None after a one-line error."""
+    runs = _read_runs(paths)
+    if runs is None:
+        return None
     setting = {_setting(r) for r in runs}
     if len(setting) != 1:
         print(f"error: the files were run with different players, worlds, more worlds or window: {sorted(setting, key=str)}", file=sys.stderr)
-        return 2
+        return None
     rows = [row for r in runs for row in r["rows"]]
     seeds = [row["seed"] for row in rows]
     if len(set(seeds)) != len(seeds):
         print("error: a seed is in more than one file (each game would count twice)", file=sys.stderr)
+        return None
+    return setting.pop(), sorted(rows, key=lambda r: r["seed"])
+
+
+def _from_json(paths: list[str]) -> int:
+    """Print the summary of runs written by ``--json`` together (one table size, worlds and window; no seed twice)."""
+    pooled = _pool(paths)
+    if pooled is None:
         return 2
-    players, worlds, window, more_worlds = setting.pop()
-    print("\n".join(summary(rows, players, worlds, window, more_worlds)))
+    setting, rows = pooled
+    print("\n".join(summary(rows, *setting)))
+    return 0
+
+
+def _setting_words(setting: tuple) -> str:
+    players, worlds, window, more_worlds = setting
+    return f"{worlds}{f'+{more_worlds}' if more_worlds else ''} worlds, window {window}"
+
+
+def paired(paths_a: list[str], paths_b: list[str]) -> int:
+    """Compare the search of two settings' ``--json`` runs (A: ``paths_a`` pooled, B: ``paths_b``)
+    game by game over the seeds both hold: both win rates (Wilson intervals) and A minus B with its
+    Student-t interval. The network-alone games of a seed must be the same on both sides (the same
+    checkpoint and deals), else the pairing means nothing."""
+    from mythzoo.evaluation.stats import wilson_interval
+
+    pooled = [_pool(paths_a), _pool(paths_b)]
+    if None in pooled:
+        return 2
+    (setting_a, rows_a), (setting_b, rows_b) = pooled
+    settings = [setting_a, setting_b]
+    if setting_a[0] != setting_b[0]:
+        print(f"error: the files were run at different table sizes ({setting_a[0]} and {setting_b[0]} players)", file=sys.stderr)
+        return 2
+    by_seed = {r["seed"]: r for r in rows_b}
+    pairs = [(r, by_seed[r["seed"]]) for r in rows_a if r["seed"] in by_seed]
+    if not pairs:
+        print("error: the two sides hold no seed in common", file=sys.stderr)
+        return 2
+    differ = [ra["seed"] for ra, rb in pairs if ra["network"] != rb["network"]]
+    if differ:
+        print(f"error: the network-alone games of seed {differ[0]} differ between the files (another checkpoint?)", file=sys.stderr)
+        return 2
+    wins_a = np.array([x for ra, _ in pairs for x in ra["search"]])
+    wins_b = np.array([x for _, rb in pairs for x in rb["search"]])
+    n = len(wins_a)
+    seeds = [ra["seed"] for ra, _ in pairs]
+    print(f"{n} games ({len(pairs)} seeds, {min(seeds)}-{max(seeds)}, every seat), {settings[0][0]} players; "
+          f"network alone {np.mean([x for ra, _ in pairs for x in ra['network']]):.3f}")
+    for name, wins, rows, setting in (("A", wins_a, [ra for ra, _ in pairs], settings[0]), ("B", wins_b, [rb for _, rb in pairs], settings[1])):
+        lo, hi = wilson_interval(float(wins.sum()), n)
+        print(f"{name} ({_setting_words(setting)}): {wins.mean():.3f} [{lo:.3f}, {hi:.3f}]; endgame choices changed "
+              f"per game {sum(r['changed'] for r in rows) / n:.2f} of {sum(r['asked'] for r in rows) / n:.1f}")
+    dm, dlo, dhi = t_interval(wins_a - wins_b)
+    print(f"A minus B, paired: {dm:+.3f} [{dlo:+.3f}, {dhi:+.3f}]; games A better / worse: "
+          f"{int((wins_a > wins_b).sum())} / {int((wins_a < wins_b).sum())}")
     return 0
 
 
@@ -189,9 +256,21 @@ def main(argv: list[str] | None = None) -> int:
                          "setting) are read back, not played again")
     ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
                     help="play nothing: print the summary of these --json files together (disjoint seeds, one setting)")
+    ap.add_argument("--paired", nargs="+", default=None, metavar="FILE",
+                    help="play nothing: compare the search of these --json files (one setting, pooled) with that of "
+                         "the --against files, game by game over the seeds both hold")
+    ap.add_argument("--against", nargs="+", default=None, metavar="FILE", help="the other side of --paired")
     args = ap.parse_args(argv)
+    if args.from_json and args.paired:
+        print("error: --from-json and --paired do not go together", file=sys.stderr)
+        return 2
     if args.from_json:
         return _from_json(args.from_json)
+    if bool(args.paired) != bool(args.against):
+        print("error: --paired and --against go together", file=sys.stderr)
+        return 2
+    if args.paired:
+        return paired(args.paired, args.against)
     if args.games < 1 or args.worlds < 2 or args.jobs < 1 or args.window < 0 or args.more_worlds < 0:
         print("error: --games and --jobs must be at least 1, --worlds at least 2, --window and --more-worlds at least 0", file=sys.stderr)
         return 2

@@ -168,6 +168,43 @@ def test_runs_on_disjoint_seeds_are_summed_and_overlaps_refused(tmp_path: Path) 
         assert out.returncode == 2 and out.stdout == "" and says in out.stderr and out.stderr.count("\n") == 1, out.stderr
 
 
+def test_two_settings_are_paired_game_by_game_over_the_seeds_both_hold(tmp_path: Path) -> None:
+    """``--paired A --against B1 B2``: B's files pooled, only the seeds on both sides counted, A minus
+    B per game; a pairing that means nothing (other table, other network games, no common seed) is
+    one line and prints nothing."""
+    import json
+
+    def run(path: Path, window: int, more: int, rows: list[tuple[int, list[float], list[float]]], players: int = 2) -> str:
+        path.write_text(json.dumps({"players": players, "worlds": 16, "window": window, "more_worlds": more, "rows": [
+            {"seed": s, "network": net, "search": srch, "asked": 10, "changed": c, "seconds": 1.0}
+            for c, (s, net, srch) in enumerate(rows)]}))
+        return str(path)
+
+    a = run(tmp_path / "a.json", 3, 16, [(0, [0.0, 0.0], [1.0, 1.0]), (1, [0.0, 1.0], [1.0, 1.0]),
+                                         (2, [1.0, 0.0], [1.0, 0.0]), (3, [0.0, 0.0], [0.0, 1.0])])
+    b1 = run(tmp_path / "b1.json", 2, 0, [(1, [0.0, 1.0], [0.0, 1.0]), (2, [1.0, 0.0], [1.0, 1.0])])
+    b2 = run(tmp_path / "b2.json", 2, 0, [(3, [0.0, 0.0], [0.0, 0.0]), (5, [1.0, 1.0], [1.0, 1.0])])
+    script = str(ROOT / "benchmarks" / "mythic_baths_endgame_search.py")
+    out = subprocess.run([sys.executable, script, "--paired", a, "--against", b1, b2], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "6 games (3 seeds, 1-3, every seat), 2 players; network alone 0.333"
+    assert lines[1].startswith("A (16+16 worlds, window 3): 0.667 [") and lines[2].startswith("B (16 worlds, window 2): 0.500 [")
+    # seed 1: +1 and 0, seed 2: 0 and -1, seed 3: 0 and +1: mean +1/6, 2 better and 1 worse
+    assert lines[3].startswith("A minus B, paired: +0.167 [") and lines[3].endswith("games A better / worse: 2 / 1")
+    other_net = run(tmp_path / "net.json", 2, 0, [(1, [1.0, 1.0], [1.0, 1.0])])
+    three = run(tmp_path / "three.json", 2, 0, [(1, [0.0, 1.0, 0.0], [0.0, 1.0, 0.0])], players=3)
+    apart = run(tmp_path / "apart.json", 2, 0, [(9, [0.0, 1.0], [0.0, 1.0])])
+    for argv, says in ((["--paired", a, "--against", other_net], "network-alone games of seed 1 differ"),
+                       (["--paired", a, "--against", three], "different table sizes (2 and 3 players)"),
+                       (["--paired", a, "--against", apart], "hold no seed in common"),
+                       (["--paired", a, "--against", b1, b1], "a seed is in more than one file"),
+                       (["--paired", a], "--paired and --against go together"),
+                       (["--paired", a, "--against", str(tmp_path / "none.json")], "cannot read")):
+        out = subprocess.run([sys.executable, script, *argv], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and out.stdout == "" and says in out.stderr and out.stderr.count("\n") == 1, (argv, out.stderr)
+
+
 def test_a_json_run_keeps_each_seed_and_goes_on_from_the_seeds_it_holds(tmp_path: Path, monkeypatch) -> None:
     """``--json`` is written as each seed ends; a second run with the same setting plays only the seeds
     it lacks (rows of other seeds stay); another setting is refused with one line, the file unchanged."""
@@ -230,3 +267,29 @@ def test_every_documented_run_reads_back_from_its_file_and_gives_the_published_r
     for what in ("network alone", "with endgame search"):
         rate = float(re.search(rf"{what}: ([0-9.]+) ", out).group(1))
         assert f"{100 * rate:.1f}%" in page, (what, rate)
+
+
+def _documented_pairings() -> list[list[str]]:
+    import re
+    import shlex
+
+    text = (ROOT / "docs" / "results.md").read_text()
+    return [shlex.split(c) for c in re.findall(r"^python benchmarks/mythic_baths_endgame_search\.py (--paired .*)$", text, re.M)]
+
+
+@pytest.mark.parametrize("argv", _documented_pairings(), ids=lambda a: a[1].rsplit("/", 1)[-1])
+def test_every_documented_pairing_gives_the_published_figures(argv: list[str], capsys) -> None:
+    """docs/results.md's ``--paired`` commands print both settings' win rates and the paired
+    difference that the page publishes."""
+    import re
+
+    assert argv, "docs/results.md names no --paired command"
+    mod = _module()
+    assert mod.main([str(ROOT / a) if a.startswith("docs/") else a for a in argv]) == 0
+    out = capsys.readouterr().out
+    page = " ".join((ROOT / "docs" / "results.md").read_text().split())
+    for side in ("A", "B"):
+        rate = float(re.search(rf"^{side} \(.*\): ([0-9.]+) ", out, re.M).group(1))
+        assert f"{100 * rate:.1f}%" in page, (side, rate)
+    m, lo, hi = map(float, re.search(r"paired: ([-+][0-9.]+) \[([-+][0-9.]+), ([-+][0-9.]+)\]", out).groups())
+    assert f"{100 * m:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]" in page, (m, lo, hi)
