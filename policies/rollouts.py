@@ -34,9 +34,9 @@ How a decision is made (``docs/search.md``, "Search in the endgame"):
 
 Its choices depend only on what the seat may know and its seed (tested), as ``mcts:N``'s do. With
 the shipped champion as the base, 16 worlds lift the win rate against heuristic opponents from 81.0%
-to 87.7% at two players, 70.1% to 82.4% at three (83.7% with ``rollouts:16w3``) and 54.7% to 73.2%
+to 87.7% at two players, 70.1% to 82.4% at three (88.1% with ``rollouts:16+16w3``) and 54.7% to 73.2%
 at four, over 1,000 games each (``docs/results.md``); an endgame decision takes about 0.1 s at two
-players and 0.2 s at three and four (0.33 s with window 3). Over the shipped Innkeeper champion
+players and 0.2 s at three and four (0.33 s with window 3, 0.6 s with close calls too). Over the shipped Innkeeper champion
 (0.957x the heuristic's net coins alone), 16 worlds make 1.107x the heuristic's over 240 campaigns,
 at about 16 s of one core a campaign (searching the Operate choice alone: 1.043x; ``docs/results.md``). The
 network's matrix products are small: one BLAS thread (``OPENBLAS_NUM_THREADS=1``) runs them several
